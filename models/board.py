@@ -1,0 +1,111 @@
+"""Boards: the playable cells of one geometry, with blocked cells and pillars."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import DocumentError, expect, expect_cell, require_keys
+from .geometry import GEOMETRIES, Cell, Geometry
+from .jsonio import read_json
+from .paths import BOARDS_DIR
+from .rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    geometry: Geometry
+    cells: frozenset[Cell]            # playable cells only
+    blocked: frozenset[Cell]          # inside the bounding shape but outside the outline
+    pillars: frozenset[Cell]
+    rows: int = 0                     # bounding box, for drawing
+    cols: int = 0
+    _neighbours: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        table = {}
+        for cell in self.cells:
+            for side in self.geometry.sides:
+                other = self.geometry.across(cell, side)
+                table[(cell, side)] = other if other in self.cells else None
+        object.__setattr__(self, "_neighbours", table)
+
+    def neighbour(self, cell: Cell, side: str) -> Cell | None:
+        """The playable cell across `side`, or None (border, blocked, pillar)."""
+        return self._neighbours.get((cell, side))
+
+    def is_playable(self, cell: Cell) -> bool:
+        return cell in self.cells
+
+    def why_not_playable(self, cell: Cell) -> str:
+        if cell in self.pillars:
+            return "is a pillar"
+        if cell in self.blocked:
+            return "is a blocked cell"
+        return "is off the board"
+
+    def edges(self) -> list[tuple[Cell, str, Cell]]:
+        """Every inner edge once: (cell, side, neighbour)."""
+        out = []
+        for (cell, side), other in self._neighbours.items():
+            if other is not None and cell < other:
+                out.append((cell, side, other))
+        return sorted(out)
+
+    def all_drawn_cells(self) -> set[Cell]:
+        return set(self.cells) | set(self.pillars) | set(self.blocked)
+
+
+def _parse_board(source: str, key: str, raw: object) -> Board:
+    require_keys(source, key, raw, {"id", "geometry"}, {"rows", "cols", "blocked", "pillars", "cells"})
+    assert isinstance(raw, dict)
+    geometry = GEOMETRIES.get(raw["geometry"])
+    if geometry is None:
+        raise DocumentError(source, f"{key}.geometry", f"unknown geometry {raw['geometry']!r}")
+    pillars = {expect_cell(source, f"{key}.pillars", c) for c in raw.get("pillars") or []}
+    blocked = {expect_cell(source, f"{key}.blocked", c) for c in raw.get("blocked") or []}
+    if "cells" in raw:
+        shape = {expect_cell(source, f"{key}.cells", c) for c in raw["cells"]}
+        rows = max(c[1] for c in shape) + 1
+        cols = max(c[0] for c in shape) + 1
+    else:
+        rows = expect(source, f"{key}.rows", raw.get("rows"), int, "an integer row count")
+        cols = expect(source, f"{key}.cols", raw.get("cols"), int, "an integer column count")
+        shape = {(r, c) for r in range(rows) for c in range(cols)}
+    for cell in pillars | blocked:
+        if cell not in shape:
+            raise DocumentError(source, key, "blocked or pillar cell outside the board", cell)
+    return Board(
+        id=expect(source, f"{key}.id", raw["id"], str, "a string id"),
+        geometry=geometry,
+        cells=frozenset(shape - pillars - blocked),
+        blocked=frozenset(blocked),
+        pillars=frozenset(pillars),
+        rows=rows,
+        cols=cols,
+    )
+
+
+def parse_boards(document: object, ruleset: Ruleset, source: str) -> dict[str, Board]:
+    require_keys(source, "", document, {"ruleset", "boards"}, {"source"})
+    assert isinstance(document, dict)
+    if document["ruleset"] != ruleset.id and not (ruleset.id == "factory-fun-2006" and document["ruleset"] == "factory-fun"):
+        raise DocumentError(source, "ruleset", f"boards are for {document['ruleset']!r}, not {ruleset.id!r}")
+    boards: dict[str, Board] = {}
+    for i, raw in enumerate(expect(source, "boards", document["boards"], list, "a list")):
+        board = _parse_board(source, f"boards[{i}]", raw)
+        if board.geometry is not ruleset.geometry:
+            raise DocumentError(source, f"boards[{i}].geometry", f"ruleset {ruleset.id} needs {ruleset.geometry.name} boards")
+        boards[board.id] = board
+    return boards
+
+
+_CACHE: dict[tuple[str, str], dict[str, Board]] = {}
+
+
+def load_boards(ruleset: Ruleset, path: str | Path | None = None) -> dict[str, Board]:
+    file = Path(path) if path is not None else BOARDS_DIR / ruleset.boards_file
+    key = (ruleset.id, str(file))
+    if key not in _CACHE:
+        _CACHE[key] = parse_boards(read_json(file), ruleset, str(file))
+    return _CACHE[key]

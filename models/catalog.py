@@ -1,0 +1,133 @@
+"""Machine catalogues: the printed machine tiles of one ruleset."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import DocumentError, expect, require_keys
+from .jsonio import read_json
+from .paths import MACHINES_DIR
+from .rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class PortSpec:
+    """One printed port. `colors` has several entries for Funner's multi-colour ports."""
+
+    at: str                  # printed position (square: W, E, Na, Nb, Sa, Sb; hex: a side)
+    kind: str                # "in" or "out"
+    colors: tuple[str, ...]
+    amount: int | None       # None for a black end-product output
+
+    @property
+    def is_input(self) -> bool:
+        return self.kind == "in"
+
+    @property
+    def is_black(self) -> bool:
+        return self.colors == ("black",)
+
+
+@dataclass(frozen=True)
+class Machine:
+    id: str
+    name: str | None
+    name_certain: bool
+    income: int
+    bonus_supply: str | None  # a colour, "any", or None
+    ports: tuple[PortSpec, ...]
+
+    @property
+    def inputs(self) -> tuple[PortSpec, ...]:
+        return tuple(p for p in self.ports if p.is_input)
+
+    @property
+    def outputs(self) -> tuple[PortSpec, ...]:
+        return tuple(p for p in self.ports if not p.is_input)
+
+    @property
+    def display_name(self) -> str:
+        if self.name is None:
+            return "?"
+        return self.name if self.name_certain else f"{self.name} (?)"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    ruleset: str
+    machines: dict[str, Machine]
+    source: str
+
+    def __getitem__(self, machine_id: str) -> Machine:
+        return self.machines[machine_id]
+
+    def __contains__(self, machine_id: object) -> bool:
+        return machine_id in self.machines
+
+
+def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
+    require_keys(src, key, raw, {"at", "kind", "colors", "amount"})
+    assert isinstance(raw, dict)
+    at = raw["at"]
+    if at not in ruleset.machine_shape.positions:
+        raise DocumentError(src, f"{key}.at", f"unknown port position {at!r}")
+    if raw["kind"] not in ("in", "out"):
+        raise DocumentError(src, f"{key}.kind", "expected 'in' or 'out'")
+    colors = expect(src, f"{key}.colors", raw["colors"], list, "a list of colours")
+    for color in colors:
+        if color not in ruleset.all_colors:
+            raise DocumentError(src, f"{key}.colors", f"unknown colour {color!r} for ruleset {ruleset.id}")
+    if not colors:
+        raise DocumentError(src, f"{key}.colors", "a port needs at least one colour")
+    amount = raw["amount"]
+    if amount is not None:
+        expect(src, f"{key}.amount", amount, int, "an integer amount")
+        if amount < 1:
+            raise DocumentError(src, f"{key}.amount", "amount must be at least 1")
+    elif colors != ["black"]:
+        raise DocumentError(src, f"{key}.amount", "only black outputs may omit the amount")
+    return PortSpec(at=at, kind=raw["kind"], colors=tuple(colors), amount=amount)
+
+
+def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
+    require_keys(source, "", document, {"ruleset", "machines"}, {"source"})
+    assert isinstance(document, dict)
+    if document["ruleset"] != ruleset.id:
+        raise DocumentError(source, "ruleset", f"catalogue is for {document['ruleset']!r}, not {ruleset.id!r}")
+    machines: dict[str, Machine] = {}
+    for i, raw in enumerate(expect(source, "machines", document["machines"], list, "a list")):
+        key = f"machines[{i}]"
+        require_keys(source, key, raw, {"id", "income", "ports"}, {"name", "name_certain", "bonus_supply"})
+        machine_id = expect(source, f"{key}.id", raw["id"], str, "a string id")
+        if machine_id in machines:
+            raise DocumentError(source, f"{key}.id", f"duplicate machine id {machine_id!r}")
+        bonus = raw.get("bonus_supply")
+        if bonus is not None and bonus != "any" and bonus not in ruleset.colors:
+            raise DocumentError(source, f"{key}.bonus_supply", f"unknown colour {bonus!r}")
+        ports = tuple(
+            _parse_port(source, f"{key}.ports[{j}]", p, ruleset)
+            for j, p in enumerate(expect(source, f"{key}.ports", raw["ports"], list, "a list"))
+        )
+        if len({p.at for p in ports}) != len(ports):
+            raise DocumentError(source, f"{key}.ports", "two ports at the same position")
+        machines[machine_id] = Machine(
+            id=machine_id,
+            name=raw.get("name"),
+            name_certain=bool(raw.get("name_certain", True)),
+            income=expect(source, f"{key}.income", raw["income"], int, "an integer income"),
+            bonus_supply=bonus,
+            ports=ports,
+        )
+    return Catalog(ruleset=ruleset.id, machines=machines, source=source)
+
+
+_CACHE: dict[tuple[str, str], Catalog] = {}
+
+
+def load_catalog(ruleset: Ruleset, path: str | Path | None = None) -> Catalog:
+    """The bundled catalogue of a ruleset, or a user's catalogue file."""
+    file = Path(path) if path is not None else MACHINES_DIR / ruleset.catalog_file
+    key = (ruleset.id, str(file))
+    if key not in _CACHE:
+        _CACHE[key] = parse_catalog(read_json(file), ruleset, str(file))
+    return _CACHE[key]

@@ -1,0 +1,54 @@
+"""One error type for every unreadable input, so the CLI can print one line and exit 2."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+
+class DocumentError(Exception):
+    """A document (layout, game, catalogue, board) cannot be read.
+
+    The message names the file, the key path and, where there is one, the cell,
+    because a user fixing a hand-written JSON file needs exactly those three.
+    """
+
+    def __init__(self, source: str, key: str, message: str, cell: Sequence[int] | None = None):
+        self.source = source
+        self.key = key
+        self.cell = tuple(cell) if cell is not None else None
+        self.detail = message
+        where = f"{source}: {key}" if key else source
+        at = f" (cell {list(self.cell)})" if self.cell is not None else ""
+        super().__init__(f"{where}: {message}{at}")
+
+
+def require_keys(source: str, key: str, obj: Any, required: set[str], optional: set[str] = frozenset()) -> dict:
+    """Check that `obj` is a JSON object with exactly the allowed keys."""
+    if not isinstance(obj, dict):
+        raise DocumentError(source, key, f"expected an object, got {type(obj).__name__}")
+    unknown = sorted(set(obj) - required - set(optional))
+    if unknown:
+        raise DocumentError(source, f"{key}.{unknown[0]}" if key else unknown[0], "unknown key")
+    missing = sorted(required - set(obj))
+    if missing:
+        raise DocumentError(source, f"{key}.{missing[0]}" if key else missing[0], "missing key")
+    return obj
+
+
+def expect(source: str, key: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+    """Check a value's JSON type (bools are not ints here)."""
+    if isinstance(value, bool) and kind is not bool and (kind is int or (isinstance(kind, tuple) and bool not in kind)):
+        raise DocumentError(source, key, f"expected {what}, got {value!r}")
+    if not isinstance(value, kind):
+        raise DocumentError(source, key, f"expected {what}, got {value!r}")
+    return value
+
+
+def expect_cell(source: str, key: str, value: Any) -> tuple[int, int]:
+    """A cell is a list of two integers."""
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise DocumentError(source, key, f"expected a cell [a, b] of two integers, got {value!r}")
+    return (value[0], value[1])

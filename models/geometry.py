@@ -1,0 +1,74 @@
+"""Cell geometries behind one interface.
+
+A board is a graph of cells and cell sides. The only things that differ between
+the square and the hex rulesets are how sides are named, which side is opposite
+which, how a side turns under rotation, and which cell lies across a side. Every
+other module asks this interface and never assumes a grid shape.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Tuple
+
+Cell = Tuple[int, int]
+
+
+class Geometry(ABC):
+    """Side names, opposites, rotation and neighbour offsets of one grid kind."""
+
+    name: str
+    sides: tuple[str, ...]
+    #: degrees of one rotation step as written in documents (90 square, 1 hex step)
+    rotation_values: tuple[int, ...]
+
+    def opposite(self, side: str) -> str:
+        index = self.sides.index(side)
+        return self.sides[(index + len(self.sides) // 2) % len(self.sides)]
+
+    def rotate(self, side: str, steps: int) -> str:
+        """The side that `side` becomes after `steps` clockwise steps."""
+        index = self.sides.index(side)
+        return self.sides[(index + steps) % len(self.sides)]
+
+    def steps_of(self, rotation: int) -> int:
+        """Number of clockwise steps for a document rotation value."""
+        return self.rotation_values.index(rotation)
+
+    @abstractmethod
+    def across(self, cell: Cell, side: str) -> Cell:
+        """The cell on the other side of `side` (it may be off the board)."""
+
+
+class SquareGeometry(Geometry):
+    """Cells [row, col], row 0 at the top; sides N, E, S, W clockwise."""
+
+    name = "square"
+    sides = ("N", "E", "S", "W")
+    rotation_values = (0, 90, 180, 270)
+    _offsets = {"N": (-1, 0), "E": (0, 1), "S": (1, 0), "W": (0, -1)}
+
+    def across(self, cell: Cell, side: str) -> Cell:
+        dr, dc = self._offsets[side]
+        return (cell[0] + dr, cell[1] + dc)
+
+
+class HexGeometry(Geometry):
+    """Pointy-top hexes [q, r] in odd-r offset rows shifted half a hex left.
+
+    Sides E, SE, SW, W, NW, NE run clockwise on screen (y down).
+    """
+
+    name = "hex"
+    sides = ("E", "SE", "SW", "W", "NW", "NE")
+    rotation_values = (0, 1, 2, 3, 4, 5)
+    _even = {"E": (1, 0), "SE": (1, 1), "SW": (0, 1), "W": (-1, 0), "NW": (0, -1), "NE": (1, -1)}
+    _odd = {"E": (1, 0), "SE": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1), "NE": (0, -1)}
+
+    def across(self, cell: Cell, side: str) -> Cell:
+        dq, dr = (self._odd if cell[1] % 2 else self._even)[side]
+        return (cell[0] + dq, cell[1] + dr)
+
+
+SQUARE = SquareGeometry()
+HEX = HexGeometry()
+GEOMETRIES: dict[str, Geometry] = {g.name: g for g in (SQUARE, HEX)}

@@ -1,0 +1,305 @@
+"""Layouts (FORMATS.md): machines and tiles on a board, read strictly and written back.
+
+Loading checks the document itself: keys, ids, cells on the board, rotations,
+sides and overlap. Whether the factory obeys the game's rules is the rule
+checker's job (models.check); a Layout object is only ever a well-formed one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .board import Board, load_boards
+from .catalog import Catalog, Machine, PortSpec, load_catalog
+from .errors import DocumentError, expect, expect_cell, require_keys
+from .geometry import Cell
+from .jsonio import read_json
+from .rulesets import Ruleset, get_ruleset
+from .shapes import DIAGONAL, DIAGONAL_PIPES
+
+TANK_KINDS = ("supply", "output", "end")
+TILE_KINDS = TANK_KINDS + ("pipe", "diagonal")
+OPTION_DEFAULTS: dict[str, Any] = {"diagonal_intersection": False, "end_limit": None}
+
+
+@dataclass(frozen=True)
+class MachinePlacement:
+    id: str
+    cell: Cell
+    rotation: int  # as written in documents: degrees on square boards, steps on hex boards
+
+
+@dataclass(frozen=True)
+class Tile:
+    kind: str
+    cell: Cell
+    color: str | None = None
+    sides: tuple[str, ...] | None = None     # pipe
+    rotation: int | None = None              # diagonal
+    side: str | None = None                  # hex tanks: the one opening
+
+    @property
+    def cost(self) -> int:
+        return 2 if self.kind == "diagonal" else 1
+
+
+@dataclass(frozen=True)
+class PlacedPort:
+    machine: int           # index into Layout.machines
+    spec: PortSpec
+    cell: Cell
+    side: str
+
+
+@dataclass(frozen=True)
+class PlacedPipe:
+    tile: int              # index into Layout.tiles
+    ends: tuple[tuple[Cell, str], ...]
+
+
+@dataclass
+class Layout:
+    """A well-formed layout with the derived facts every consumer needs."""
+
+    ruleset: Ruleset
+    board: Board
+    catalog: Catalog
+    machines: tuple[MachinePlacement, ...]
+    tiles: tuple[Tile, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+    source: str = "<layout>"
+    # derived in __post_init__
+    ports: list[PlacedPort] = field(init=False, default_factory=list)
+    pipes: list[PlacedPipe] = field(init=False, default_factory=list)
+    machine_cells: dict[Cell, int] = field(init=False, default_factory=dict)
+    tile_cells: dict[Cell, list[int]] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.options = {**OPTION_DEFAULTS, **self.options}
+        self._place_machines()
+        self._place_tiles()
+
+    # -- derived structure -------------------------------------------------
+    def machine(self, index: int) -> Machine:
+        return self.catalog[self.machines[index].id]
+
+    def machine_footprint(self, placement: MachinePlacement) -> list[Cell]:
+        steps = self.ruleset.geometry.steps_of(placement.rotation)
+        return self.ruleset.machine_shape.cells(self.ruleset.geometry, placement.cell, steps)
+
+    def _claim(self, cell: Cell, key: str, what: str) -> None:
+        if not self.board.is_playable(cell):
+            raise DocumentError(self.source, key, f"{what} {self.board.why_not_playable(cell)}", cell)
+        if cell in self.machine_cells:
+            other = self.machines[self.machine_cells[cell]].id
+            raise DocumentError(self.source, key, f"{what} overlaps machine {other}", cell)
+
+    def _place_machines(self) -> None:
+        geometry, shape = self.ruleset.geometry, self.ruleset.machine_shape
+        seen: set[str] = set()
+        for i, placement in enumerate(self.machines):
+            key = f"machines[{i}]"
+            if placement.id not in self.catalog:
+                raise DocumentError(self.source, f"{key}.id", f"unknown machine id {placement.id!r}")
+            if placement.id in seen:
+                raise DocumentError(self.source, f"{key}.id", f"machine {placement.id} is placed twice")
+            seen.add(placement.id)
+            if placement.rotation not in geometry.rotation_values:
+                allowed = ", ".join(map(str, geometry.rotation_values))
+                raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {placement.rotation!r} (allowed: {allowed})", placement.cell)
+            steps = geometry.steps_of(placement.rotation)
+            for cell in shape.cells(geometry, placement.cell, steps):
+                self._claim(cell, key, f"machine {placement.id}")
+                self.machine_cells[cell] = i
+            for spec in self.catalog[placement.id].ports:
+                cell, side = shape.locate(geometry, placement.cell, steps, spec.at)
+                self.ports.append(PlacedPort(machine=i, spec=spec, cell=cell, side=side))
+
+    def _place_tiles(self) -> None:
+        geometry = self.ruleset.geometry
+        pipe_sides: dict[Cell, set[str]] = {}
+        for i, tile in enumerate(self.tiles):
+            key = f"tiles[{i}]"
+            if tile.kind == "diagonal":
+                if tile.rotation not in geometry.rotation_values:
+                    raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {tile.rotation!r}", tile.cell)
+                steps = geometry.steps_of(tile.rotation)
+                cells = DIAGONAL.cells(geometry, tile.cell, steps)
+                ends = tuple(
+                    tuple(DIAGONAL.locate(geometry, tile.cell, steps, pos) for pos in pipe) for pipe in DIAGONAL_PIPES
+                )
+                for pipe_ends in ends:
+                    self.pipes.append(PlacedPipe(tile=i, ends=pipe_ends))
+            else:
+                cells = [tile.cell]
+            for cell in cells:
+                self._claim(cell, key, f"{tile.kind} tile")
+                others = self.tile_cells.setdefault(cell, [])
+                both_pipes = tile.kind == "pipe" and all(self.tiles[j].kind == "pipe" for j in others)
+                if others and not both_pipes:
+                    other = self.tiles[others[0]]
+                    raise DocumentError(self.source, key, f"{tile.kind} tile overlaps a {other.kind} tile", cell)
+                others.append(i)
+            if tile.kind == "pipe":
+                assert tile.sides is not None
+                used = pipe_sides.setdefault(tile.cell, set())
+                shared = used & set(tile.sides)
+                if shared:
+                    raise DocumentError(self.source, f"{key}.sides", f"pipe overlaps another pipe on side {sorted(shared)[0]}", tile.cell)
+                used |= set(tile.sides)
+                self.pipes.append(PlacedPipe(tile=i, ends=tuple((tile.cell, s) for s in tile.sides)))
+
+    # -- conveniences ------------------------------------------------------
+    @property
+    def machine_ids(self) -> list[str]:
+        return [m.id for m in self.machines]
+
+    def with_parts(self, machines: tuple[MachinePlacement, ...] | None = None, tiles: tuple[Tile, ...] | None = None) -> "Layout":
+        return Layout(
+            ruleset=self.ruleset, board=self.board, catalog=self.catalog,
+            machines=self.machines if machines is None else machines,
+            tiles=self.tiles if tiles is None else tiles,
+            options=dict(self.options), source=self.source,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"ruleset": self.ruleset.id, "board": self.board.id}
+        options = {k: v for k, v in self.options.items() if v != OPTION_DEFAULTS[k]}
+        if options:
+            doc["options"] = options
+        doc["machines"] = [{"id": m.id, "cell": list(m.cell), "rotation": m.rotation} for m in self.machines]
+        doc["tiles"] = [tile_to_dict(t) for t in self.tiles]
+        return doc
+
+
+def tile_to_dict(tile: Tile) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": tile.kind}
+    if tile.color is not None:
+        out["color"] = tile.color
+    out["cell"] = list(tile.cell)
+    if tile.sides is not None:
+        out["sides"] = list(tile.sides)
+    if tile.rotation is not None:
+        out["rotation"] = tile.rotation
+    if tile.side is not None:
+        out["side"] = tile.side
+    return out
+
+
+# -- reading -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Context:
+    """Ruleset, board and catalogue that a document refers to."""
+
+    ruleset: Ruleset
+    board: Board
+    catalog: Catalog
+
+
+def resolve_context(
+    source: str, ruleset_id: Any, board_id: Any, catalog_path: str | Path | None = None, boards_path: str | Path | None = None
+) -> Context:
+    expect(source, "ruleset", ruleset_id, str, "a ruleset id")
+    try:
+        ruleset = get_ruleset(ruleset_id)
+    except KeyError as exc:
+        raise DocumentError(source, "ruleset", str(exc.args[0])) from None
+    expect(source, "board", board_id, str, "a board id")
+    boards = load_boards(ruleset, boards_path)
+    if board_id not in boards:
+        raise DocumentError(source, "board", f"unknown board {board_id!r} (known: {', '.join(boards)})")
+    return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
+
+
+def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[str, Any]:
+    require_keys(source, key, raw, set(), set(OPTION_DEFAULTS))
+    options = dict(raw)
+    if "diagonal_intersection" in options:
+        expect(source, f"{key}.diagonal_intersection", options["diagonal_intersection"], bool, "true or false")
+        if options["diagonal_intersection"] and not ruleset.diagonal_available:
+            raise DocumentError(source, f"{key}.diagonal_intersection", f"ruleset {ruleset.id} has no diagonal intersection tile")
+    if options.get("end_limit") is not None:
+        expect(source, f"{key}.end_limit", options["end_limit"], int, "an integer or null")
+    return options
+
+
+def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
+    ruleset, geometry = context.ruleset, context.ruleset.geometry
+    if not isinstance(raw, dict):
+        raise DocumentError(source, key, "expected an object")
+    kind = raw.get("kind")
+    if kind not in TILE_KINDS or (kind == "diagonal" and ruleset.oriented_tanks):
+        raise DocumentError(source, f"{key}.kind", f"unknown tile kind {kind!r}")
+    oriented = ruleset.oriented_tanks and kind in TANK_KINDS
+    required = {"kind", "cell"} | ({"color"} if kind == "supply" else set()) | ({"sides"} if kind == "pipe" else set())
+    required |= {"rotation"} if kind == "diagonal" else set()
+    required |= {"side"} if oriented else set()
+    require_keys(source, key, raw, required)
+    cell = expect_cell(source, f"{key}.cell", raw["cell"])
+    color = None
+    if kind == "supply":
+        color = raw["color"]
+        if color not in ruleset.colors:
+            raise DocumentError(source, f"{key}.color", f"unknown supply colour {color!r} (known: {', '.join(ruleset.colors)})", cell)
+    sides = None
+    if kind == "pipe":
+        sides = expect(source, f"{key}.sides", raw["sides"], list, "a list of sides")
+        for side in sides:
+            if side not in geometry.sides:
+                raise DocumentError(source, f"{key}.sides", f"unknown side {side!r} (known: {', '.join(geometry.sides)})", cell)
+        if len(set(sides)) != len(sides):
+            raise DocumentError(source, f"{key}.sides", "a side is listed twice", cell)
+        if len(sides) < 2:
+            raise DocumentError(source, f"{key}.sides", "a pipe joins at least 2 sides", cell)
+        sides = tuple(sorted(sides, key=geometry.sides.index))
+    side = None
+    if oriented:
+        side = raw["side"]
+        if side not in geometry.sides:
+            raise DocumentError(source, f"{key}.side", f"unknown side {side!r}", cell)
+    rotation = None
+    if kind == "diagonal":
+        rotation = expect(source, f"{key}.rotation", raw["rotation"], int, "a rotation")
+    return Tile(kind=kind, cell=cell, color=color, sides=sides, rotation=rotation, side=side)
+
+
+def parse_layout_body(source: str, key: str, raw: Any, context: Context, options: dict | None = None) -> Layout:
+    """The machines and tiles part of a layout object, given its context."""
+    prefix = f"{key}." if key else ""
+    require_keys(source, key, raw, {"machines", "tiles"}, {"ruleset", "board", "options", "result"})
+    for name, expected in (("ruleset", context.ruleset.id), ("board", context.board.id)):
+        if name in raw and raw[name] != expected:
+            raise DocumentError(source, prefix + name, f"{raw[name]!r} does not match {expected!r}")
+    if "options" in raw:
+        options = _parse_options(source, prefix + "options", raw["options"], context.ruleset)
+    machines = []
+    for i, m in enumerate(expect(source, prefix + "machines", raw["machines"], list, "a list")):
+        mkey = f"{prefix}machines[{i}]"
+        require_keys(source, mkey, m, {"id", "cell", "rotation"})
+        machines.append(MachinePlacement(
+            id=expect(source, f"{mkey}.id", m["id"], str, "a machine id"),
+            cell=expect_cell(source, f"{mkey}.cell", m["cell"]),
+            rotation=expect(source, f"{mkey}.rotation", m["rotation"], int, "a rotation"),
+        ))
+    tiles = [
+        _parse_tile(source, f"{prefix}tiles[{i}]", t, context)
+        for i, t in enumerate(expect(source, prefix + "tiles", raw["tiles"], list, "a list"))
+    ]
+    layout_source = source
+    try:
+        return Layout(context.ruleset, context.board, context.catalog, tuple(machines), tuple(tiles), options or {}, layout_source)
+    except DocumentError as exc:
+        if prefix:
+            raise DocumentError(exc.source, prefix + exc.key, exc.detail, exc.cell) from None
+        raise
+
+
+def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boards_path=None) -> Layout:
+    require_keys(source, "", document, {"ruleset", "board", "machines", "tiles"}, {"options", "result"})
+    context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
+    return parse_layout_body(source, "", document, context)
+
+
+def load_layout(path: str | Path, catalog_path=None, boards_path=None) -> Layout:
+    return parse_layout(read_json(path), str(path), catalog_path, boards_path)

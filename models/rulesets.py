@@ -1,0 +1,101 @@
+"""Rulesets as data: what differs between Factory Fun editions and Factory Funner.
+
+Every rule that is a number or a switch lives here, so a new ruleset is one more
+entry (plus its catalogue and boards in instances/), never a copy of the model.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .geometry import HEX, SQUARE, Geometry
+from .shapes import HEX_MACHINE, SQUARE_DOMINO_MACHINE, Shape
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    id: str
+    geometry: Geometry
+    machine_shape: Shape
+    colors: tuple[str, ...]                 # supply colours; black is always the end product
+    start_money: int
+    rounds: int
+    chain_bonus_per_point: int
+    skip_penalty: int                       # money lost for taking a machine and not placing it
+    catalog_file: str                       # under instances/machines
+    boards_file: str                        # under instances/boards
+    oriented_tanks: bool = False            # Funner tanks have one opening side
+    supply_per_color: int = 1
+    output_limit: int = 3
+    end_limit: int | None = None            # shared stock; None = no limit (single player)
+    bonus_supply: bool = True               # "+" machines give an extra supply container
+    machines_movable: bool = True
+    machine_move_cost: int = 2
+    max_machine_moves: int = 2
+    #: square: a cell holds one connector of 2-4 sides, or two 2-sided pipes;
+    #: hex: any number of pipe pieces on disjoint sides
+    multi_pipe_max_sides: int = 2
+    max_pipes_per_cell: int = 2
+    diagonal_available: bool = True
+    x_splitter_available: bool = True
+
+    @property
+    def all_colors(self) -> tuple[str, ...]:
+        return self.colors + ("black",)
+
+
+FACTORY_FUN = Ruleset(
+    id="factory-fun",
+    geometry=SQUARE,
+    machine_shape=SQUARE_DOMINO_MACHINE,
+    colors=("green", "red", "blue", "orange"),
+    start_money=2,
+    rounds=10,
+    chain_bonus_per_point=5,
+    skip_penalty=5,
+    catalog_file="factory-fun.json",
+    boards_file="factory-fun.json",
+)
+
+FACTORY_FUN_2006 = Ruleset(
+    id="factory-fun-2006",
+    geometry=SQUARE,
+    machine_shape=SQUARE_DOMINO_MACHINE,
+    colors=("yellow", "red", "blue", "brown"),
+    start_money=1,
+    rounds=10,
+    chain_bonus_per_point=5,
+    skip_penalty=5,
+    catalog_file="factory-fun-2006.json",
+    boards_file="factory-fun.json",
+    diagonal_available=False,
+)
+
+FACTORY_FUNNER = Ruleset(
+    id="factory-funner",
+    geometry=HEX,
+    machine_shape=HEX_MACHINE,
+    colors=("yellow", "pink", "green", "blue"),
+    start_money=1,
+    rounds=8,
+    chain_bonus_per_point=3,
+    skip_penalty=2,
+    catalog_file="factory-funner.json",
+    boards_file="factory-funner.json",
+    oriented_tanks=True,
+    end_limit=9,
+    bonus_supply=False,
+    machines_movable=False,
+    max_machine_moves=0,
+    multi_pipe_max_sides=6,
+    max_pipes_per_cell=3,
+    diagonal_available=False,
+)
+
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (FACTORY_FUN, FACTORY_FUN_2006, FACTORY_FUNNER)}
+
+
+def get_ruleset(ruleset_id: str) -> Ruleset:
+    try:
+        return RULESETS[ruleset_id]
+    except KeyError:
+        raise KeyError(f"unknown ruleset {ruleset_id!r} (known: {', '.join(RULESETS)})") from None

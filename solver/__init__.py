@@ -1,0 +1,1 @@
+"""CP-SAT encodings and search: static build, multi-round plan, puzzle generation."""
