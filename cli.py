@@ -1,7 +1,294 @@
-"""The `factoryfun` command (placeholder until the commands land)."""
+"""The `factoryfun` command: thin wrappers that parse, call models/solver, and print.
+
+Every unreadable input ends as one line naming the file, key and cell, exit 2;
+a rule-breaking layout or game exits 1; success exits 0.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
+from rich.console import Console
+from rich.table import Table
+
+from models.errors import DocumentError
+
+console = Console()
+err_console = Console(stderr=True)
+
+CATALOG_OPTION = click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False), help="Use this machine catalogue file instead of the bundled one.")
+BOARDS_OPTION = click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="Use this boards file instead of the bundled one.")
+RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True, help="Ruleset id (factory-fun, factory-fun-2006, factory-funner).")
+JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (FORMATS.md).")
 
 
-@click.group()
+class FactoryfunGroup(click.Group):
+    """Turns domain errors into one clear line and exit code 2 for every command."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DocumentError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=FactoryfunGroup)
+@click.version_option(package_name="factoryfun")
 def main() -> None:
-    """factoryfun: optimal factories for Factory Fun."""
+    """factoryfun: check, score, draw and optimise Factory Fun factories."""
+
+
+def _print_json(document: Any) -> None:
+    click.echo(json.dumps(document, indent=2))
+
+
+def _ruleset(ruleset_id: str):
+    from models.rulesets import get_ruleset
+
+    try:
+        return get_ruleset(ruleset_id)
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="--ruleset") from None
+
+
+def _draw(layout, highlight=()) -> None:
+    from models.render.text import draw_layout
+
+    console.print(draw_layout(layout, highlight_cells=highlight))
+
+
+def _write_svg(path: str, svg: str) -> None:
+    Path(path).write_text(svg, encoding="utf-8")
+    err_console.print(f"wrote {path}")
+
+
+# -- data --------------------------------------------------------------------
+@main.command()
+@RULESET_OPTION
+@CATALOG_OPTION
+@JSON_OPTION
+def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
+    """List the machines of a catalogue."""
+    from models.catalog import load_catalog
+
+    cat = load_catalog(_ruleset(ruleset_id), catalog_path)
+    if as_json:
+        _print_json([{"id": m.id, "name": m.name, "name_certain": m.name_certain, "income": m.income,
+                      "bonus_supply": m.bonus_supply,
+                      "ports": [{"at": p.at, "kind": p.kind, "colors": list(p.colors), "amount": p.amount} for p in m.ports]}
+                     for m in cat.machines.values()])
+        return
+    table = Table(title=f"{len(cat.machines)} machines ({ruleset_id}); names marked (?) are uncertain readings")
+    for column in ("id", "name", "income", "inputs", "output", "bonus"):
+        table.add_column(column, justify="right" if column == "income" else "left")
+
+    def port_text(p) -> str:
+        amount = "" if p.amount is None else f"{p.amount} "
+        return f"[{p.colors[0] if p.colors[0] != 'black' else 'white'}]{amount}{'/'.join(p.colors)}[/] {p.at}"
+
+    for m in cat.machines.values():
+        table.add_row(m.id, m.display_name, str(m.income), ", ".join(port_text(p) for p in m.inputs),
+                      ", ".join(port_text(p) for p in m.outputs), m.bonus_supply or "")
+    console.print(table)
+
+
+@main.command()
+@click.argument("board_id", required=False)
+@RULESET_OPTION
+@BOARDS_OPTION
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Write the board as SVG.")
+@JSON_OPTION
+def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_path: str | None, as_json: bool) -> None:
+    """List the boards, or draw one."""
+    from models.board import load_boards
+
+    all_boards = load_boards(_ruleset(ruleset_id), boards_path)
+    chosen = list(all_boards.values())
+    if board_id is not None:
+        if board_id not in all_boards:
+            raise click.BadParameter(f"unknown board {board_id!r} (known: {', '.join(all_boards)})", param_hint="BOARD_ID")
+        chosen = [all_boards[board_id]]
+    if as_json:
+        _print_json([{"id": b.id, "geometry": b.geometry.name, "playable": len(b.cells),
+                      "blocked": sorted(map(list, b.blocked)), "pillars": sorted(map(list, b.pillars))} for b in chosen])
+        return
+    if board_id is None:
+        table = Table(title=f"boards ({ruleset_id})")
+        for column in ("id", "geometry", "size", "playable", "blocked", "pillars"):
+            table.add_column(column)
+        for b in chosen:
+            table.add_row(b.id, b.geometry.name, f"{b.rows}x{b.cols}", str(len(b.cells)),
+                          " ".join(map(str, map(list, sorted(b.blocked)))), " ".join(map(str, map(list, sorted(b.pillars)))))
+        console.print(table)
+        return
+    from models.render.svg import board_svg
+    from models.render.text import draw_board
+
+    console.print(f"[bold]{chosen[0].id}[/]: {len(chosen[0].cells)} playable cells")
+    console.print(draw_board(chosen[0]))
+    if svg_path:
+        _write_svg(svg_path, board_svg(chosen[0]))
+
+
+# -- layouts -----------------------------------------------------------------
+def _violation_table(violations, title: str) -> Table:
+    table = Table(title=title, show_lines=False)
+    for column in ("rule", "message", "cells", "machines"):
+        table.add_column(column, overflow="fold")
+    for v in violations:
+        table.add_row(v.rule, v.message, " ".join(str(list(c)) for c in v.cells), ", ".join(v.machines))
+    return table
+
+
+def _score_table(score) -> Table:
+    table = Table(title="score", show_header=False)
+    table.add_column("part")
+    table.add_column("value", justify="right")
+    table.add_row("income", str(score.income))
+    for kind, cost in sorted(score.cost_by_kind.items()):
+        table.add_row(f"  cost: {kind}", f"-{cost}")
+    table.add_row("cost", f"-{score.cost}")
+    for c in score.chain_inputs:
+        table.add_row(f"  chain: {c.machine} {c.at} ({c.color} {c.amount})", f"+{c.bonus}")
+    table.add_row("chain bonus", f"+{score.chain_bonus}")
+    table.add_row("[bold]total[/]", f"[bold]{score.total}[/]")
+    return table
+
+
+@main.command()
+@click.argument("layout_path", type=click.Path(dir_okay=False))
+@CATALOG_OPTION
+@BOARDS_OPTION
+@JSON_OPTION
+@click.option("--quiet", is_flag=True, help="No drawing, only the verdict.")
+def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: bool) -> None:
+    """Check a layout against every rule. Exit 0 legal, 1 illegal, 2 unreadable."""
+    from models.check import check_layout
+    from models.layout import load_layout
+
+    layout = load_layout(layout_path, catalog_path, boards_path)
+    result = check_layout(layout)
+    if as_json:
+        _print_json(result.to_dict())
+    else:
+        if not quiet:
+            _draw(layout, highlight=[c for v in result.violations for c in v.cells])
+        if result.legal:
+            console.print(f"[green bold]legal[/]: {layout_path}, score {result.score.total}")
+        else:
+            console.print(_violation_table(result.violations, f"{len(result.violations)} violation(s) in {layout_path}"))
+            console.print(f"[red bold]illegal[/]: {layout_path}")
+    sys.exit(0 if result.legal else 1)
+
+
+@main.command()
+@click.argument("layout_path", type=click.Path(dir_okay=False))
+@CATALOG_OPTION
+@BOARDS_OPTION
+@JSON_OPTION
+def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
+    """Static score of a layout: income, cost by tile kind, chain bonus per input, total."""
+    from models.check import check_layout
+    from models.layout import load_layout
+
+    result = check_layout(load_layout(layout_path, catalog_path, boards_path))
+    if as_json:
+        _print_json({**result.score.to_dict(), "legal": result.legal})
+        return
+    console.print(_score_table(result.score))
+    if not result.legal:
+        console.print(f"[yellow]note: the layout breaks {len(result.violations)} rule(s); run `factoryfun check`[/]")
+
+
+@main.command()
+@click.argument("layout_path", type=click.Path(dir_okay=False))
+@CATALOG_OPTION
+@BOARDS_OPTION
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Write the layout as SVG.")
+def show(layout_path: str, catalog_path, boards_path, svg_path: str | None) -> None:
+    """Draw a layout in the terminal, and as SVG with --svg."""
+    from models.check import check_layout
+    from models.layout import load_layout
+    from models.render.svg import layout_svg
+
+    layout = load_layout(layout_path, catalog_path, boards_path)
+    result = check_layout(layout)
+    highlight = [c for v in result.violations for c in v.cells]
+    _draw(layout, highlight)
+    verdict = "legal" if result.legal else f"illegal ({len(result.violations)} violations)"
+    console.print(f"{layout.board.id}: {len(layout.machines)} machines, score {result.score.total}, {verdict}")
+    if svg_path:
+        _write_svg(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}", highlight_cells=highlight))
+
+
+# -- games -------------------------------------------------------------------
+def _replay_table(result) -> Table:
+    table = Table(title="replay")
+    for column in ("round", "offered", "taken", "built", "income", "new tiles", "moves", "cost", "penalty", "money"):
+        table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left")
+    for r in result.rounds:
+        table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "no",
+                      f"+{r.income}" if r.income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
+                      f"-{r.cost}" if r.cost else "", f"-{r.penalty}" if r.penalty else "", str(r.money))
+    return table
+
+
+@main.command()
+@click.argument("game_path", type=click.Path(dir_okay=False))
+@CATALOG_OPTION
+@BOARDS_OPTION
+@JSON_OPTION
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the game with its result to this file.")
+@click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
+def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, show_final: bool) -> None:
+    """Replay a game round by round and score it. Exit 0 legal, 1 illegal, 2 unreadable."""
+    from models.game import load_game
+    from models.jsonio import write_json
+    from models.replay import replay_game
+
+    game = load_game(game_path, catalog_path, boards_path)
+    result = replay_game(game)
+    document = game.to_dict(result.to_dict())
+    if out_path:
+        write_json(out_path, document)
+    if as_json:
+        _print_json(document)
+    else:
+        console.print(_replay_table(result))
+        if show_final:
+            _draw(result.final_layout)
+        console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")
+        if result.violations:
+            table = Table(title=f"{len(result.violations)} violation(s)")
+            for column in ("round", "rule", "message", "machines"):
+                table.add_column(column, overflow="fold")
+            for n, v in result.violations:
+                table.add_row(str(n), v.rule, v.message, ", ".join(v.machines))
+            console.print(table)
+            console.print("[red bold]illegal game[/]")
+    sys.exit(0 if result.legal else 1)
+
+
+def _register_optional_commands() -> None:
+    """Commands that live beside the solver; registered here so `factoryfun` lists them."""
+    from models.benchmark_checker import bench_checker
+
+    main.add_command(bench_checker)
+    try:
+        from solver.command import solve
+    except ImportError:  # the solver package is optional only while it is being built
+        return
+    main.add_command(solve)
+
+
+_register_optional_commands()
+
+if __name__ == "__main__":
+    main()

@@ -39,9 +39,9 @@ class Board:
 
     def why_not_playable(self, cell: Cell) -> str:
         if cell in self.pillars:
-            return "is a pillar"
+            return "is on a pillar cell"
         if cell in self.blocked:
-            return "is a blocked cell"
+            return "is on a blocked cell"
         return "is off the board"
 
     def edges(self) -> list[tuple[Cell, str, Cell]]:

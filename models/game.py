@@ -1,0 +1,92 @@
+"""Game documents (FORMATS.md): a known sequence, a recorded game, or a computed plan."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import DocumentError, expect, require_keys
+from .jsonio import read_json
+from .layout import Context, Layout, parse_layout_body, resolve_context
+
+
+@dataclass
+class Round:
+    offered: list[str]
+    taken: str | None = None
+    last_pick: bool = False
+    layout: Layout | None = None      # None: the layout did not change
+    has_taken: bool = False           # False in a sequence to plan for
+
+
+@dataclass
+class Game:
+    context: Context
+    start_money: int
+    rounds: list[Round]
+    options: dict[str, Any] = field(default_factory=dict)
+    source: str = "<game>"
+
+    @property
+    def ruleset(self):
+        return self.context.ruleset
+
+    def empty_layout(self) -> Layout:
+        c = self.context
+        return Layout(c.ruleset, c.board, c.catalog, (), (), dict(self.options), self.source)
+
+    def to_dict(self, result: dict[str, Any] | None = None) -> dict[str, Any]:
+        doc: dict[str, Any] = {"ruleset": self.ruleset.id, "board": self.context.board.id, "start_money": self.start_money}
+        if self.options:
+            doc["options"] = dict(self.options)
+        rounds = []
+        for r in self.rounds:
+            entry: dict[str, Any] = {"offered": list(r.offered)}
+            if r.has_taken:
+                entry["taken"] = r.taken
+            if r.last_pick:
+                entry["last_pick"] = True
+            if r.layout is not None:
+                body = r.layout.to_dict()
+                entry["layout"] = {"machines": body["machines"], "tiles": body["tiles"]}
+            rounds.append(entry)
+        doc["rounds"] = rounds
+        if result is not None:
+            doc["result"] = result
+        return doc
+
+
+def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
+    require_keys(source, "", document, {"ruleset", "board", "rounds"}, {"start_money", "options", "result", "players"})
+    context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
+    ruleset = context.ruleset
+    start_money = document.get("start_money", ruleset.start_money)
+    expect(source, "start_money", start_money, int, "an integer")
+    if start_money < 1:
+        raise DocumentError(source, "start_money", "start money must be at least 1")
+    options: dict[str, Any] = {}
+    if "options" in document:
+        options = dict(parse_layout_body(source, "", {"machines": [], "tiles": [], "options": document["options"]}, context).options)
+    rounds: list[Round] = []
+    raw_rounds = expect(source, "rounds", document["rounds"], list, "a list of rounds")
+    for t, raw in enumerate(raw_rounds):
+        key = f"rounds[{t}]"
+        require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "layout"})
+        offered = expect(source, f"{key}.offered", raw["offered"], list, "a list of machine ids")
+        for j, machine_id in enumerate(offered):
+            if not isinstance(machine_id, str) or machine_id not in context.catalog:
+                raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {machine_id!r}")
+        taken = raw.get("taken")
+        if taken is not None and taken not in offered:
+            raise DocumentError(source, f"{key}.taken", f"{taken!r} was not offered this round")
+        last_pick = raw.get("last_pick", False)
+        expect(source, f"{key}.last_pick", last_pick, bool, "true or false")
+        layout = None
+        if "layout" in raw:
+            layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
+        rounds.append(Round(list(offered), taken, last_pick, layout, has_taken="taken" in raw))
+    return Game(context, start_money, rounds, options, source)
+
+
+def load_game(path: str | Path, catalog_path=None, boards_path=None) -> Game:
+    return parse_game(read_json(path), str(path), catalog_path, boards_path)

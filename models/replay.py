@@ -1,0 +1,153 @@
+"""Replaying a game round by round under the money and rebuilding rules.
+
+The cost of a round is the multiset difference between the layout at its end
+and at its start: a tile that is new or moved costs its price, a removed tile is
+free, a crossing added over an existing straight costs only its new pipe, and a
+machine that changed place or rotation costs the ruleset's move cost.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from .check import Violation, check_layout
+from .game import Game
+from .layout import Layout, Tile
+
+
+@dataclass
+class RoundReport:
+    number: int                      # 1-based
+    offered: list[str]
+    taken: str | None
+    built: bool
+    income: int = 0
+    new_tiles: list[Tile] = field(default_factory=list)
+    removed_tiles: list[Tile] = field(default_factory=list)
+    moved_machines: list[str] = field(default_factory=list)
+    cost: int = 0
+    penalty: int = 0
+    money: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.number, "taken": self.taken, "built": self.built, "income": self.income,
+            "new_tiles": len(self.new_tiles), "moved_machines": self.moved_machines,
+            "cost": self.cost, "penalty": self.penalty, "money": self.money,
+        }
+
+
+@dataclass
+class ReplayResult:
+    rounds: list[RoundReport]
+    violations: list[tuple[int, Violation]]   # (round number, violation)
+    final_layout: Layout
+    chain_bonus: int
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+    @property
+    def money(self) -> int:
+        return self.rounds[-1].money if self.rounds else 0
+
+    @property
+    def final_score(self) -> int:
+        return self.money + self.chain_bonus
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "rounds": [r.to_dict() for r in self.rounds],
+            "chain_bonus": self.chain_bonus,
+            "final_score": self.final_score,
+            "violations": [{"round": n, **v.to_dict()} for n, v in self.violations],
+        }
+
+
+def tile_changes(before: Layout, after: Layout) -> tuple[list[Tile], list[Tile]]:
+    """(new or moved tiles, removed tiles) between two layouts."""
+    old, new = Counter(before.tiles), Counter(after.tiles)
+    return list((new - old).elements()), list((old - new).elements())
+
+
+def machine_moves(before: Layout, after: Layout) -> list[str]:
+    """Machines present in both layouts whose cell or rotation changed."""
+    old = {m.id: m for m in before.machines}
+    return [m.id for m in after.machines if m.id in old and old[m.id] != m]
+
+
+def round_cost(before: Layout, after: Layout) -> int:
+    new, _ = tile_changes(before, after)
+    return sum(t.cost for t in new) + after.ruleset.machine_move_cost * len(machine_moves(before, after))
+
+
+def skip_penalty(money: int, penalty: int, last_pick: bool) -> int:
+    """Money lost for taking a machine and not building it: never below 1, none for the last pick."""
+    return 0 if last_pick else max(0, money - max(1, money - penalty))
+
+
+class _Replayer:
+    def __init__(self, game: Game):
+        self.game = game
+        self.rules = game.ruleset
+        self.violations: list[tuple[int, Violation]] = []
+
+    def add(self, number: int, rule: str, message: str, machines=()) -> None:
+        self.violations.append((number, Violation(rule, message, [], sorted(machines))))
+
+    def play_round(self, number: int, rnd, before: Layout, money: int) -> tuple[RoundReport, Layout]:
+        after = rnd.layout if rnd.layout is not None else before
+        report = RoundReport(number, list(rnd.offered), rnd.taken, built=False)
+        old_ids, new_ids = set(before.machine_ids), set(after.machine_ids)
+        for gone in sorted(old_ids - new_ids):
+            self.add(number, "machine-removed", f"machine {gone} was removed; machines are never removed", [gone])
+        added = sorted(new_ids - old_ids)
+        for extra in added:
+            if extra != rnd.taken:
+                self.add(number, "machine-not-taken", f"machine {extra} appears without being taken this round", [extra])
+        report.new_tiles, report.removed_tiles = tile_changes(before, after)
+        report.moved_machines = machine_moves(before, after)
+        changed = bool(report.new_tiles or report.removed_tiles or report.moved_machines or added or old_ids - new_ids)
+        report.built = rnd.taken is not None and rnd.taken in added
+        if report.built:
+            self.check_moves(number, report)
+            report.income = self.game.context.catalog[rnd.taken].income
+            report.cost = round_cost(before, after)
+            money_after = money + report.income - report.cost
+            if money_after < 1:
+                self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {money_after}; it must stay at least 1", [rnd.taken])
+            report.money = money_after
+        else:
+            if changed:
+                self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
+            if rnd.taken is not None:
+                report.penalty = skip_penalty(money, self.rules.skip_penalty, rnd.last_pick)
+            report.money = money - report.penalty
+        for violation in check_layout(after).violations:
+            self.violations.append((number, violation))
+        return report, after
+
+    def check_moves(self, number: int, report: RoundReport) -> None:
+        moved = report.moved_machines
+        if moved and not self.rules.machines_movable:
+            self.add(number, "machine-moved", f"machines placed earlier cannot move in {self.rules.id}: {', '.join(moved)}", moved)
+        elif len(moved) > self.rules.max_machine_moves:
+            self.add(number, "machine-moves", f"{len(moved)} machines moved, at most {self.rules.max_machine_moves} a round", moved)
+
+    def run(self) -> ReplayResult:
+        layout, money = self.game.empty_layout(), self.game.start_money
+        reports = []
+        for number, rnd in enumerate(self.game.rounds, start=1):
+            report, layout = self.play_round(number, rnd, layout, money)
+            money = report.money
+            reports.append(report)
+        chain = check_layout(layout).score.chain_bonus
+        return ReplayResult(reports, self.violations, layout, chain)
+
+
+def replay_game(game: Game) -> ReplayResult:
+    """Replay every round, collecting every violation of the game and layout rules."""
+    return _Replayer(game).run()
