@@ -1,0 +1,199 @@
+"""Game rules of RULES.md section 1 (the 10-round game), through models.replay."""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from models.errors import DocumentError
+from models.game import parse_game
+from models.paths import EXAMPLES_DIR
+from models.replay import replay_game, skip_penalty
+
+RULEBOOK = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+ROUND1 = RULEBOOK["rounds"][0]["layout"]
+ROUND2 = RULEBOOK["rounds"][1]["layout"]
+
+
+def game(rounds, start_money=2):
+    return {"ruleset": "factory-fun", "board": "classic-A", "start_money": start_money, "rounds": rounds}
+
+
+def replay(doc):
+    return replay_game(parse_game(copy.deepcopy(doc), "test.json"))
+
+
+def rules_of(result):
+    return sorted({v.rule for _, v in result.violations})
+
+
+def test_rulebook_worked_example_money_2_8_13_final_23():
+    result = replay(RULEBOOK)
+    assert result.legal
+    assert [r.money for r in result.rounds] == [8, 13]
+    assert [r.cost for r in result.rounds] == [3, 3]
+    assert result.chain_bonus == 10
+    assert result.final_score == 23
+
+
+def test_first_edition_worked_example_from_money_1():
+    """factory-fun-2006: the same two rounds from money 1: 1 -> 7 -> 12."""
+    doc = dict(RULEBOOK, start_money=1)
+    result = replay(doc)
+    assert [r.money for r in result.rounds] == [7, 12]
+    assert result.final_score == 22
+
+
+def test_last_round_example_four_tiles_income_five_gains_one():
+    """2006 rulebook: 4 new tiles and an income of 5 gives money +1."""
+    layout = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}],
+              "tiles": [{"kind": "supply", "color": "orange", "cell": [1, 1]},
+                        {"kind": "pipe", "cell": [1, 4], "sides": ["W", "E"]},
+                        {"kind": "pipe", "cell": [1, 5], "sides": ["W", "E"]},
+                        {"kind": "output", "cell": [1, 6]}]}
+    result = replay(game([{"offered": ["FF43"], "taken": "FF43", "layout": layout}], start_money=4))
+    assert result.legal, result.violations
+    assert result.rounds[0].cost == 4 and result.money == 5
+
+
+def test_moving_a_reservoir_costs_one_and_removing_is_free():
+    result = replay(RULEBOOK)
+    second = result.rounds[1]
+    assert second.cost == 3  # reservoir moved (1) + two connectors (2)
+    assert [t.kind for t in second.removed_tiles] == ["output"]
+    assert sorted(t.kind for t in second.new_tiles) == ["output", "pipe", "pipe"]
+
+
+def test_taking_nothing_changes_nothing():
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": None}]))
+    assert result.legal
+    assert [r.money for r in result.rounds] == [8, 8]
+
+
+def test_rebuilding_without_a_new_machine_is_illegal():
+    changed = copy.deepcopy(ROUND1)
+    changed["tiles"][2]["cell"] = [4, 3]  # move the output reservoir away from the port...
+    changed["tiles"].append({"kind": "output", "cell": [5, 4]})
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": None, "layout": changed}]))
+    assert "rebuild-without-machine" in rules_of(result)
+
+
+@pytest.mark.parametrize("money,expected", [(8, 3), (5, 1), (3, 1), (1, 1)])
+def test_not_building_a_taken_machine_costs_five_but_never_below_one(money, expected):
+    assert money - skip_penalty(money, 5, last_pick=False) == expected
+
+
+def test_no_penalty_for_the_last_pick():
+    assert skip_penalty(8, 5, last_pick=True) == 0
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": "FF08", "last_pick": True}]))
+    assert result.legal and result.money == 8
+
+
+def test_penalty_applied_in_a_game():
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": "FF08"}]))
+    assert result.legal
+    assert result.rounds[1].penalty == 5 and result.money == 3
+
+
+def test_money_may_not_drop_below_one_by_building():
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1}], start_money=1))
+    assert result.legal  # 1 + 9 - 3 = 7
+    poor = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}],
+            "tiles": [{"kind": "supply", "color": "orange", "cell": [1, 1]}]
+            + [{"kind": "pipe", "cell": [1, c], "sides": ["W", "E"]} for c in range(4, 8)]
+            + [{"kind": "output", "cell": [1, 8]}]}
+    result = replay(game([{"offered": ["FF43"], "taken": "FF43", "layout": poor}], start_money=1))
+    assert "money-floor" in rules_of(result)  # 1 + 5 - 6 = 0
+
+
+def test_moving_a_machine_costs_two():
+    round3 = copy.deepcopy(ROUND2)
+    round3["machines"].append({"id": "FF43", "cell": [1, 2], "rotation": 0})
+    round3["tiles"] += [{"kind": "supply", "color": "orange", "cell": [1, 1]}, {"kind": "output", "cell": [1, 4]}]
+    # round 4 adds FF25 and moves FF43 one row down: 2 for the move, 2 for its re-laid tiles, 2 for FF04's
+    round4 = copy.deepcopy(round3)
+    round4["machines"][2] = {"id": "FF43", "cell": [2, 2], "rotation": 0}
+    round4["tiles"] = [t for t in round4["tiles"] if t["cell"] not in ([1, 1], [1, 4])] + [
+        {"kind": "supply", "color": "orange", "cell": [2, 1]}, {"kind": "output", "cell": [2, 4]}]
+    round4["machines"].append({"id": "FF25", "cell": [0, 6], "rotation": 0})
+    round4["tiles"] += [{"kind": "supply", "color": "blue", "cell": [1, 6]}, {"kind": "end", "cell": [0, 8]}]
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": "FF08", "layout": ROUND2},
+                          {"offered": ["FF43"], "taken": "FF43", "layout": round3},
+                          {"offered": ["FF25"], "taken": "FF25", "layout": round4}]))
+    assert result.legal, result.violations
+    assert result.rounds[2].cost == 2 and result.rounds[2].moved_machines == []
+    assert result.rounds[3].moved_machines == ["FF43"]
+    assert result.rounds[3].cost == 2 + 4
+
+
+def test_at_most_two_machine_moves_a_round():
+    three = {"machines": [{"id": "FF43", "cell": [0, 2], "rotation": 0}, {"id": "FF55", "cell": [0, 6], "rotation": 0},
+                          {"id": "FF41", "cell": [6, 6], "rotation": 0}], "tiles": []}
+    moved = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}, {"id": "FF55", "cell": [1, 6], "rotation": 0},
+                          {"id": "FF41", "cell": [5, 6], "rotation": 0}, {"id": "FF04", "cell": [7, 6], "rotation": 0}],
+             "tiles": []}
+    doc = game([{"offered": ["FF43"], "taken": "FF43", "layout": {"machines": three["machines"][:1], "tiles": []}},
+                {"offered": ["FF55"], "taken": "FF55", "layout": {"machines": three["machines"][:2], "tiles": []}},
+                {"offered": ["FF41"], "taken": "FF41", "layout": three},
+                {"offered": ["FF04"], "taken": "FF04", "layout": moved}], start_money=50)
+    result = replay(doc)
+    assert result.rounds[3].moved_machines == ["FF43", "FF55", "FF41"]
+    assert "machine-moves" in rules_of(result)
+    assert result.rounds[3].cost == 6
+
+
+def test_machines_are_never_removed():
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": "FF08", "layout": {"machines": [], "tiles": []}}]))
+    assert "machine-removed" in rules_of(result)
+
+
+def test_a_machine_not_taken_cannot_appear():
+    result = replay(game([{"offered": ["FF39", "FF08"], "taken": "FF08", "layout": ROUND1}]))
+    assert "machine-not-taken" in rules_of(result)
+
+
+def test_every_round_layout_must_be_legal():
+    illegal = copy.deepcopy(ROUND1)
+    illegal["tiles"] = illegal["tiles"][:2]  # the output port now faces an empty cell
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": illegal}]))
+    assert "loose-end" in rules_of(result)
+
+
+def test_bonus_container_only_once_its_machine_is_built():
+    """FF22 (red '+'): a second red supply container is allowed only with FF22 on the board."""
+    two_red = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}],
+               "tiles": [{"kind": "supply", "color": "orange", "cell": [1, 1]},
+                         {"kind": "output", "cell": [1, 4]},
+                         {"kind": "supply", "color": "red", "cell": [6, 6]},
+                         {"kind": "supply", "color": "red", "cell": [6, 8]}]}
+    result = replay(game([{"offered": ["FF43"], "taken": "FF43", "layout": two_red}]))
+    assert "supply-limit" in rules_of(result)
+    with_bonus = copy.deepcopy(two_red)
+    with_bonus["machines"].append({"id": "FF22", "cell": [7, 6], "rotation": 0})
+    result = replay(game([{"offered": ["FF43"], "taken": "FF43", "layout": two_red},
+                          {"offered": ["FF22"], "taken": "FF22", "layout": with_bonus}]))
+    assert [n for n, v in result.violations if v.rule == "supply-limit"] == [1]
+
+
+def test_taken_must_have_been_offered():
+    with pytest.raises(DocumentError, match=r"rounds\[0\]\.taken"):
+        parse_game(game([{"offered": ["FF39"], "taken": "FF08"}]), "g.json")
+
+
+def test_unknown_round_key_is_an_error():
+    with pytest.raises(DocumentError, match=r"g\.json: rounds\[0\]\.takne: unknown key"):
+        parse_game(game([{"offered": ["FF39"], "takne": "FF39"}]), "g.json")
+
+
+def test_round_layout_errors_name_the_round():
+    bad = copy.deepcopy(ROUND1)
+    bad["machines"][0]["rotation"] = 45
+    with pytest.raises(DocumentError, match=r"rounds\[0\]\.layout\.machines\[0\]\.rotation"):
+        parse_game(game([{"offered": ["FF39"], "taken": "FF39", "layout": bad}]), "g.json")
