@@ -276,6 +276,45 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
     sys.exit(0 if result.legal else 1)
 
 
+@main.group()
+def sequence() -> None:
+    """Make machine sequences to plan for."""
+
+
+@sequence.command("random")
+@click.option("--seed", default=0, show_default=True, help="Shuffle seed (recorded so the sequence can be made again).")
+@click.option("--players", default=3, show_default=True, help="Machines revealed a round (one per player).")
+@click.option("--rounds", default=None, type=int, help="Rounds (default: the ruleset's).")
+@click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it.")
+@click.option("--board", "board_id", default="classic-A", show_default=True)
+@RULESET_OPTION
+@CATALOG_OPTION
+@BOARDS_OPTION
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the sequence here (default: print it).")
+def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, board_id: str, ruleset_id: str,
+                    catalog_path, boards_path, out_path: str | None) -> None:
+    """A random sequence dealt as in the real game (a game document without taken/layout)."""
+    from models.board import load_boards
+    from models.catalog import load_catalog
+    from models.jsonio import write_json
+    from models.sequence import random_sequence
+
+    ruleset = _ruleset(ruleset_id)
+    if players < 1:
+        raise click.BadParameter("at least 1", param_hint="--players")
+    if board_id not in load_boards(ruleset, boards_path):
+        raise click.BadParameter(f"unknown board {board_id!r}", param_hint="--board")
+    try:
+        document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed, players, rounds, solo)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if out_path:
+        write_json(out_path, document)
+        err_console.print(f"wrote {out_path}")
+    else:
+        _print_json(document)
+
+
 def _register_optional_commands() -> None:
     """Commands that live beside the solver; registered here so `factoryfun` lists them."""
     from models.benchmark_checker import bench_checker

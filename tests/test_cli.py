@@ -1,0 +1,114 @@
+"""The command line: exit codes, --json documents and one-line errors."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from models.paths import EXAMPLES_DIR
+
+ROUND2 = str(EXAMPLES_DIR / "rulebook-round2.json")
+GAME = str(EXAMPLES_DIR / "rulebook-game.json")
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_check_legal_layout_json():
+    result = run("check", ROUND2, "--json")
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document == {"legal": True, "violations": [],
+                        "score": {"income": 17, "cost": 5, "chain_bonus": 10, "total": 22}}
+
+
+def test_check_illegal_layout_exits_1(tmp_path):
+    layout = json.loads(open(ROUND2).read())
+    layout["tiles"] = [t for t in layout["tiles"] if t["kind"] != "output"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(layout))
+    result = run("check", str(path), "--json")
+    assert result.exit_code == 1
+    document = json.loads(result.stdout)
+    assert document["legal"] is False
+    assert [v["rule"] for v in document["violations"]] == ["loose-end", "output-unused"]
+    assert document["violations"][0]["cells"] == [[5, 5]]
+    assert document["violations"][0]["machines"] == ["FF08"]
+
+
+@pytest.mark.parametrize("mutate,needle", [
+    (lambda d: d.update(colour="red"), "colour: unknown key"),
+    (lambda d: d["machines"][0].update(id="FF77"), "machines[0].id: unknown machine id 'FF77'"),
+    (lambda d: d["machines"][0].update(rotation=45), "machines[0].rotation: bad rotation 45"),
+    (lambda d: d["tiles"].append({"kind": "output", "cell": [3, 4]}), "tiles[5]: output tile is on a pillar cell (cell [3, 4])"),
+    (lambda d: d["tiles"].append({"kind": "output", "cell": [5, 3]}), "tiles[5]: output tile overlaps machine FF39 (cell [5, 3])"),
+    (lambda d: d["tiles"].append({"kind": "end", "cell": [4, 2]}), "tiles[5]: end tile overlaps a supply tile (cell [4, 2])"),
+    (lambda d: d["tiles"].append({"kind": "pipe", "cell": [9, 9], "sides": ["N", "S"]}), "tiles[5]: pipe tile is off the board (cell [9, 9])"),
+])
+def test_unreadable_layouts_give_one_line_and_exit_2(tmp_path, mutate, needle):
+    layout = json.loads(open(ROUND2).read())
+    mutate(layout)
+    path = tmp_path / "layout.json"
+    path.write_text(json.dumps(layout))
+    result = run("check", str(path))
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(path) in lines[0] and needle in lines[0], result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_missing_and_broken_files(tmp_path):
+    result = run("check", str(tmp_path / "nope.json"))
+    assert result.exit_code == 2 and "file not found" in result.stderr
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    result = run("score", str(broken))
+    assert result.exit_code == 2 and "invalid JSON at line 1" in result.stderr
+
+
+def test_score_json_has_parts():
+    document = json.loads(run("score", ROUND2, "--json").stdout)
+    assert document["cost_by_kind"] == {"supply": 2, "pipe": 2, "output": 1}
+    assert document["chain_inputs"] == [{"machine": "FF08", "at": "W", "color": "orange", "amount": 2, "bonus": 10}]
+    assert document["total"] == 22
+
+
+def test_replay_json_result(tmp_path):
+    out = tmp_path / "replayed.json"
+    result = run("replay", GAME, "--json", "--out", str(out))
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document["result"]["final_score"] == 23
+    assert [r["money"] for r in document["result"]["rounds"]] == [8, 13]
+    assert json.loads(out.read_text()) == document
+    # the written game reads back and replays to the same score
+    again = json.loads(run("replay", str(out), "--json").stdout)
+    assert again["result"] == document["result"]
+
+
+def test_catalog_json_lists_all_machines():
+    document = json.loads(run("catalog", "--json").stdout)
+    assert len(document) == 55 and document[0]["id"] == "FF01"
+
+
+def test_boards_json():
+    document = json.loads(run("boards", "--json").stdout)
+    assert [b["playable"] for b in document] == [77] * 10
+
+
+def test_unknown_board_is_a_usage_error():
+    result = run("boards", "classic-Z")
+    assert result.exit_code == 2 and "unknown board 'classic-Z'" in result.output
+
+
+def test_sequence_random_is_reproducible_and_dealt_per_player():
+    first = json.loads(run("sequence", "random", "--seed", "7", "--players", "3").stdout)
+    second = json.loads(run("sequence", "random", "--seed", "7", "--players", "3").stdout)
+    assert first == second
+    assert len(first["rounds"]) == 10 and all(len(r["offered"]) == 3 for r in first["rounds"])
+    assert len({m for r in first["rounds"] for m in r["offered"]}) == 30
+    solo = json.loads(run("sequence", "random", "--seed", "7", "--solo").stdout)
+    assert all(len(r["offered"]) == 1 for r in solo["rounds"])

@@ -1,0 +1,68 @@
+"""The bundled catalogues and boards keep the printed facts of shared/data exactly."""
+from __future__ import annotations
+
+import pytest
+
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.rulesets import get_ruleset
+
+FF = get_ruleset("factory-fun")
+FN = get_ruleset("factory-funner")
+
+
+def test_factory_fun_catalogue_has_55_machines_with_the_provenance_facts():
+    catalog = load_catalog(FF)
+    machines = catalog.machines
+    assert list(machines) == [f"FF{i:02d}" for i in range(1, 56)]
+    assert all(len(m.outputs) == 1 and 1 <= len(m.inputs) <= 3 for m in machines.values())
+    assert sum(m.outputs[0].is_black for m in machines.values()) == 13
+    assert {m.id: m.bonus_supply for m in machines.values() if m.bonus_supply} == {
+        "FF11": "green", "FF16": "any", "FF19": "orange", "FF22": "red", "FF33": "blue"}
+    # inputs only on square a, outputs only on square b
+    assert all(p.at in ("W", "Na", "Sa") for m in machines.values() for p in m.inputs)
+    assert all(p.at in ("E", "Nb", "Sb") for m in machines.values() for p in m.outputs)
+    assert sum(m.name_certain and m.name is not None for m in machines.values()) == 8
+
+
+def test_corrected_and_cross_checked_machines():
+    catalog = load_catalog(FF)
+    ff05 = catalog["FF05"]
+    assert (ff05.income, ff05.outputs[0].at, ff05.outputs[0].colors) == (12, "Nb", ("black",))
+    ff21 = catalog["FF21"]  # "Maxi Mixer": 2 green + 2 red -> 1 blue, income 9
+    assert ff21.income == 9
+    assert sorted((p.colors[0], p.amount) for p in ff21.inputs) == [("green", 2), ("red", 2)]
+    assert (ff21.outputs[0].colors, ff21.outputs[0].amount) == (("blue",), 1)
+
+
+@pytest.mark.parametrize("board_id", ["classic-A", "classic-B", "classic-C", "classic-D", "classic-E",
+                                      "expert-A", "expert-B", "expert-C", "expert-D", "expert-E"])
+def test_every_factory_fun_board_has_77_playable_cells(board_id):
+    board = load_boards(FF)[board_id]
+    assert len(board.cells) == 77
+    assert not (board.cells & (board.blocked | board.pillars))
+
+
+def test_classic_a_outline():
+    board = load_boards(FF)["classic-A"]
+    assert (board.rows, board.cols) == (9, 9)
+    assert board.blocked == {(7, 0), (8, 0), (8, 1)}
+    assert board.pillars == {(3, 4)}
+    assert board.neighbour((3, 3), "E") is None  # the pillar
+    assert board.neighbour((6, 0), "S") is None  # blocked
+    assert board.neighbour((0, 0), "N") is None  # border
+    assert board.neighbour((0, 0), "E") == (0, 1)
+
+
+def test_expert_pillars_are_all_kept():
+    boards = load_boards(FF)
+    assert len(boards["expert-A"].pillars) == 4 and len(boards["expert-E"].pillars) == 3
+
+
+def test_factory_funner_data():
+    catalog = load_catalog(FN)
+    assert len(catalog.machines) == 48
+    board = load_boards(FN)["A"]
+    assert len(board.cells) == 41 and board.pillars == {(3, 3)}
+    assert catalog["FN32"].outputs[0].colors == ("pink", "yellow", "green", "blue")
+    assert len(catalog["FN45"].outputs) == 2
