@@ -265,6 +265,8 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
         if show_final:
             _draw(result.final_layout)
         console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")
+        if result.ladder:
+            console.print(f"solo ladder: {result.ladder} a level" if result.ladder != "stay" else "solo ladder: stay on this level")
         if result.violations:
             table = Table(title=f"{len(result.violations)} violation(s)")
             for column in ("round", "rule", "message", "machines"):

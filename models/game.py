@@ -15,6 +15,7 @@ class Round:
     offered: list[str]
     taken: str | None = None
     last_pick: bool = False
+    first_pick: bool = False          # Funner: took the (-1) first-pick token
     layout: Layout | None = None      # None: the layout did not change
     has_taken: bool = False           # False in a sequence to plan for
 
@@ -46,6 +47,8 @@ class Game:
                 entry["taken"] = r.taken
             if r.last_pick:
                 entry["last_pick"] = True
+            if r.first_pick:
+                entry["first_pick"] = True
             if r.layout is not None:
                 body = r.layout.to_dict()
                 entry["layout"] = {"machines": body["machines"], "tiles": body["tiles"]}
@@ -57,7 +60,7 @@ class Game:
 
 
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
-    require_keys(source, "", document, {"ruleset", "board", "rounds"}, {"start_money", "options", "result", "players"})
+    require_keys(source, "", document, {"ruleset", "board", "rounds"}, {"start_money", "options", "result"})
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
     ruleset = context.ruleset
     start_money = document.get("start_money", ruleset.start_money)
@@ -71,7 +74,7 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
     raw_rounds = expect(source, "rounds", document["rounds"], list, "a list of rounds")
     for t, raw in enumerate(raw_rounds):
         key = f"rounds[{t}]"
-        require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "layout"})
+        require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "first_pick", "layout"})
         offered = expect(source, f"{key}.offered", raw["offered"], list, "a list of machine ids")
         for j, machine_id in enumerate(offered):
             if not isinstance(machine_id, str) or machine_id not in context.catalog:
@@ -81,10 +84,14 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
             raise DocumentError(source, f"{key}.taken", f"{taken!r} was not offered this round")
         last_pick = raw.get("last_pick", False)
         expect(source, f"{key}.last_pick", last_pick, bool, "true or false")
+        first_pick = raw.get("first_pick", False)
+        expect(source, f"{key}.first_pick", first_pick, bool, "true or false")
+        if first_pick and not ruleset.first_pick_fee:
+            raise DocumentError(source, f"{key}.first_pick", f"ruleset {ruleset.id} has no first-pick token")
         layout = None
         if "layout" in raw:
             layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
-        rounds.append(Round(list(offered), taken, last_pick, layout, has_taken="taken" in raw))
+        rounds.append(Round(list(offered), taken, last_pick, first_pick, layout, has_taken="taken" in raw))
     return Game(context, start_money, rounds, options, source)
 
 

@@ -44,6 +44,7 @@ class ReplayResult:
     violations: list[tuple[int, Violation]]   # (round number, violation)
     final_layout: Layout
     chain_bonus: int
+    ladder: str | None = None   # solo ladder verdict where the ruleset has one
 
     @property
     def legal(self) -> bool:
@@ -57,12 +58,14 @@ class ReplayResult:
     def final_score(self) -> int:
         return self.money + self.chain_bonus
 
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "legal": self.legal,
             "rounds": [r.to_dict() for r in self.rounds],
             "chain_bonus": self.chain_bonus,
             "final_score": self.final_score,
+            **({"ladder": self.ladder} if self.ladder else {}),
             "violations": [{"round": n, **v.to_dict()} for n, v in self.violations],
         }
 
@@ -82,6 +85,14 @@ def machine_moves(before: Layout, after: Layout) -> list[str]:
 def round_cost(before: Layout, after: Layout) -> int:
     new, _ = tile_changes(before, after)
     return sum(t.cost for t in new) + after.ruleset.machine_move_cost * len(machine_moves(before, after))
+
+
+def solo_ladder_verdict(ruleset, final_score: int) -> str | None:
+    """Funner solo ladder: 45 or more moves up a level, under 41 moves down."""
+    if ruleset.solo_ladder is None:
+        return None
+    up, down = ruleset.solo_ladder
+    return "up" if final_score >= up else "down" if final_score < down else "stay"
 
 
 def skip_penalty(money: int, penalty: int, last_pick: bool) -> int:
@@ -114,8 +125,8 @@ class _Replayer:
         report.built = rnd.taken is not None and rnd.taken in added
         if report.built:
             self.check_moves(number, report)
-            report.income = self.game.context.catalog[rnd.taken].income
-            report.cost = round_cost(before, after)
+            report.income = self.game.context.catalog[rnd.taken].income + (self.rules.last_pick_bonus if rnd.last_pick else 0)
+            report.cost = round_cost(before, after) + (self.rules.first_pick_fee if rnd.first_pick else 0)
             money_after = money + report.income - report.cost
             if money_after < 1:
                 self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {money_after}; it must stay at least 1", [rnd.taken])
@@ -124,7 +135,8 @@ class _Replayer:
             if changed:
                 self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
             if rnd.taken is not None:
-                report.penalty = skip_penalty(money, self.rules.skip_penalty, rnd.last_pick)
+                fee = self.rules.first_pick_fee if rnd.first_pick else 0
+                report.penalty = skip_penalty(money, self.rules.skip_penalty + fee, rnd.last_pick)
             report.money = money - report.penalty
         for violation in check_layout(after).violations:
             self.violations.append((number, violation))
@@ -145,7 +157,9 @@ class _Replayer:
             money = report.money
             reports.append(report)
         chain = check_layout(layout).score.chain_bonus
-        return ReplayResult(reports, self.violations, layout, chain)
+        result = ReplayResult(reports, self.violations, layout, chain)
+        result.ladder = solo_ladder_verdict(self.rules, result.final_score)
+        return result
 
 
 def replay_game(game: Game) -> ReplayResult:

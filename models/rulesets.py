@@ -37,6 +37,12 @@ class Ruleset:
     max_pipes_per_cell: int = 2
     diagonal_available: bool = True
     x_splitter_available: bool = True
+    #: Funner's first/last tokens: the first to take pays this much more,
+    #: the one who takes the last machine earns this much more if they build it
+    first_pick_fee: int = 0
+    last_pick_bonus: int = 0
+    #: solo ladder thresholds (Funner): at least `up` moves up a level, under `down` moves down
+    solo_ladder: tuple[int, int] | None = None
 
     @property
     def all_colors(self) -> tuple[str, ...]:
@@ -89,6 +95,9 @@ FACTORY_FUNNER = Ruleset(
     multi_pipe_max_sides=6,
     max_pipes_per_cell=3,
     diagonal_available=False,
+    first_pick_fee=1,
+    last_pick_bonus=1,
+    solo_ladder=(45, 41),
 )
 
 RULESETS: dict[str, Ruleset] = {r.id: r for r in (FACTORY_FUN, FACTORY_FUN_2006, FACTORY_FUNNER)}

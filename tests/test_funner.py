@@ -1,0 +1,155 @@
+"""Factory Funner (hex) on the same engine: its worked example and its own rules."""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.errors import DocumentError
+from models.game import parse_game
+from models.layout import parse_layout
+from models.replay import replay_game, round_cost, solo_ladder_verdict
+from models.rulesets import get_ruleset
+
+EXAMPLE_CATALOG = Path(__file__).parent / "data" / "funner-rulebook-machines.json"
+FUNNER = get_ruleset("factory-funner")
+
+ROUND1 = {"machines": [{"id": "EX01", "cell": [2, 2], "rotation": 0}],
+          "tiles": [{"kind": "supply", "color": "yellow", "cell": [1, 2], "side": "E"},
+                    {"kind": "supply", "color": "green", "cell": [2, 1], "side": "SE"},
+                    {"kind": "output", "cell": [3, 2], "side": "W"}]}
+ROUND2 = {"machines": [{"id": "EX01", "cell": [2, 2], "rotation": 0}, {"id": "EX02", "cell": [4, 2], "rotation": 0}],
+          "tiles": [{"kind": "supply", "color": "yellow", "cell": [1, 2], "side": "E"},
+                    {"kind": "supply", "color": "green", "cell": [2, 1], "side": "SE"},
+                    {"kind": "pipe", "cell": [3, 2], "sides": ["E", "W"]},
+                    {"kind": "output", "cell": [5, 2], "side": "W"}]}
+
+
+def funner_game(rounds, start_money=1):
+    return {"ruleset": "factory-funner", "board": "A", "start_money": start_money, "rounds": rounds}
+
+
+def replay(doc, catalog=EXAMPLE_CATALOG):
+    return replay_game(parse_game(copy.deepcopy(doc), "funner.json", catalog_path=catalog))
+
+
+def layout(body, catalog=None):
+    return parse_layout({"ruleset": "factory-funner", "board": "A", **copy.deepcopy(body)}, "hex.json", catalog_path=catalog)
+
+
+def rules_of(result):
+    return sorted({v.rule for v in result.violations})
+
+
+def test_seed_worked_example_money_1_6_14_bonus_3():
+    result = replay(funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                                 {"offered": ["EX02"], "taken": "EX02", "layout": ROUND2}]))
+    assert result.legal, result.violations
+    assert [r.cost for r in result.rounds] == [3, 2]
+    assert [r.money for r in result.rounds] == [6, 14]
+    assert result.chain_bonus == 3
+    assert result.final_score == 17
+
+
+def test_tank_opening_must_face_the_port():
+    turned = copy.deepcopy(ROUND1)
+    turned["tiles"][0]["side"] = "NE"
+    result = check_layout(layout(turned, EXAMPLE_CATALOG))
+    assert "loose-end" in rules_of(result)
+    assert check_layout(layout(ROUND1, EXAMPLE_CATALOG)).legal
+
+
+def test_rotating_a_tank_in_place_costs_one():
+    turned = copy.deepcopy(ROUND1)
+    turned["tiles"][2]["side"] = "NW"
+    assert round_cost(layout(ROUND1, EXAMPLE_CATALOG), layout(turned, EXAMPLE_CATALOG)) == 1
+    assert round_cost(layout(ROUND1, EXAMPLE_CATALOG), layout(ROUND1, EXAMPLE_CATALOG)) == 0
+
+
+def test_tanks_need_a_side_on_hex_boards():
+    body = copy.deepcopy(ROUND1)
+    del body["tiles"][0]["side"]
+    with pytest.raises(DocumentError, match=r"tiles\[0\]\.side: missing key"):
+        layout(body, EXAMPLE_CATALOG)
+
+
+def test_several_pipe_pieces_cross_in_one_hex_but_never_share_a_side():
+    body = {"machines": [], "tiles": [{"kind": "pipe", "cell": [2, 2], "sides": ["E", "W"]},
+                                      {"kind": "pipe", "cell": [2, 2], "sides": ["NE", "SW"]},
+                                      {"kind": "pipe", "cell": [2, 2], "sides": ["NW", "SE"]}]}
+    parsed = layout(body)
+    assert "connector" not in rules_of(check_layout(parsed))
+    body["tiles"].append({"kind": "pipe", "cell": [2, 2], "sides": ["E", "NE"]})
+    with pytest.raises(DocumentError, match="pipe overlaps another pipe on side"):
+        layout(body)
+
+
+def test_multicolour_port_takes_one_colour_of_its_network():
+    """FN33 Rebuilder's E input accepts pink or yellow; FN32's output accepts four colours."""
+    body = {"machines": [{"id": "FN33", "cell": [2, 2], "rotation": 0}],
+            "tiles": [{"kind": "supply", "color": "yellow", "cell": [3, 2], "side": "W"},
+                      {"kind": "supply", "color": "blue", "cell": [3, 1], "side": "SW"},
+                      {"kind": "end", "cell": [1, 2], "side": "E"}]}
+    result = check_layout(layout(body))
+    assert result.legal, result.violations
+    body["tiles"][0]["color"] = "green"
+    assert "one-colour" in rules_of(check_layout(layout(body)))
+
+
+def test_machines_placed_earlier_never_move():
+    moved = copy.deepcopy(ROUND2)
+    moved["machines"][0]["rotation"] = 1
+    result = replay(funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                                 {"offered": ["EX02"], "taken": "EX02", "layout": moved}]))
+    assert any(v.rule == "machine-moved" for _, v in result.violations)
+
+
+def test_not_building_costs_two_and_the_first_pick_one_more():
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                       {"offered": ["EX02"], "taken": "EX02"}])
+    assert replay(doc).money == 4
+    doc["rounds"][1]["first_pick"] = True
+    assert replay(doc).money == 3
+    doc["rounds"][1]["first_pick"] = False
+    doc["rounds"][1]["last_pick"] = True
+    assert replay(doc).money == 6
+
+
+def test_last_pick_built_earns_one_more_and_first_pick_pays_one_more():
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                       {"offered": ["EX02"], "taken": "EX02", "layout": ROUND2, "last_pick": True}])
+    assert replay(doc).money == 15
+    doc["rounds"][1].update(last_pick=False, first_pick=True)
+    assert replay(doc).money == 13
+
+
+def test_first_pick_token_is_funner_only():
+    with pytest.raises(DocumentError, match="has no first-pick token"):
+        parse_game({"ruleset": "factory-fun", "board": "classic-A",
+                    "rounds": [{"offered": ["FF01"], "taken": "FF01", "first_pick": True}]}, "g.json")
+
+
+def test_nine_black_tanks_at_most():
+    body = {"machines": [], "tiles": [{"kind": "end", "cell": [q, 0], "side": "SE"} for q in range(6)]
+            + [{"kind": "end", "cell": [q, 2], "side": "SE"} for q in range(4)]}
+    assert "end-limit" in rules_of(check_layout(layout(body)))
+
+
+def test_one_supply_tank_per_colour_no_bonus_machines():
+    body = {"machines": [], "tiles": [{"kind": "supply", "color": "pink", "cell": [0, 0], "side": "E"},
+                                      {"kind": "supply", "color": "pink", "cell": [4, 0], "side": "E"}]}
+    assert "supply-limit" in rules_of(check_layout(layout(body)))
+
+
+@pytest.mark.parametrize("score,verdict", [(45, "up"), (60, "up"), (44, "stay"), (41, "stay"), (40, "down")])
+def test_solo_ladder(score, verdict):
+    assert solo_ladder_verdict(FUNNER, score) == verdict
+    assert solo_ladder_verdict(get_ruleset("factory-fun"), score) is None
+
+
+def test_eight_rounds_start_money_one_chain_three():
+    assert (FUNNER.rounds, FUNNER.start_money, FUNNER.chain_bonus_per_point, FUNNER.skip_penalty) == (8, 1, 3, 2)
+    assert len(load_catalog(FUNNER).machines) == 48
