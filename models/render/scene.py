@@ -1,0 +1,151 @@
+"""What is drawn where: a geometry-free summary of a board or layout.
+
+Both drawings (terminal and SVG) need the same facts - which cells hold which
+machine, which side carries which port, which colour each pipe has - and the
+network colours come from the connection graph. Computing them once here keeps
+the two renderers to pure drawing code and guarantees they agree.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..board import Board
+from ..geometry import Cell
+from ..layout import TANK_KINDS, Layout
+from ..networks import Network, connect
+
+End = tuple[Cell, str]
+
+
+@dataclass(frozen=True)
+class MachineView:
+    """A placed machine: its cells in order a, b, ... and what is printed on it."""
+
+    index: int
+    id: str
+    name: str
+    income: int
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class PortView:
+    """A machine port on one cell side."""
+
+    cell: Cell
+    side: str
+    is_input: bool
+    colors: tuple[str, ...]
+    amount: int | None
+
+
+@dataclass(frozen=True)
+class PipeView:
+    """One pipe: its ends (cell, side) and its network's colour name."""
+
+    ends: tuple[End, ...]
+    color: str
+    tile: int
+
+
+@dataclass(frozen=True)
+class TankView:
+    """A supply container or reservoir and the sides through which it connects."""
+
+    kind: str            # supply, output, end
+    cell: Cell
+    fill: str            # colour name of the body: supply colour, "white" or "black"
+    network_color: str   # colour of the network it belongs to
+    openings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything a renderer draws, in board coordinates."""
+
+    board: Board
+    colors: tuple[str, ...]            # colours to show in the legend
+    machines: tuple[MachineView, ...] = ()
+    ports: tuple[PortView, ...] = ()
+    pipes: tuple[PipeView, ...] = ()
+    tanks: tuple[TankView, ...] = ()
+    diagonals: tuple[tuple[Cell, ...], ...] = ()   # cells of each diagonal tile
+    highlights: frozenset[Cell] = frozenset()
+
+    def machine_at(self) -> dict[Cell, MachineView]:
+        return {cell: m for m in self.machines for cell in m.cells}
+
+    def pipes_at(self) -> dict[Cell, list[PipeView]]:
+        """Single-cell pipes by cell (diagonal pipes span two cells and are drawn apart)."""
+        out: dict[Cell, list[PipeView]] = {}
+        for pipe in self.pipes:
+            if len({cell for cell, _ in pipe.ends}) == 1:
+                out.setdefault(pipe.ends[0][0], []).append(pipe)
+        return out
+
+
+def network_color(net: Network | None, order: tuple[str, ...]) -> str:
+    """One colour name for a network: its colour, 'none' if open, 'mixed' if contradictory.
+
+    Multi-colour ports leave several candidates; the ruleset's colour order picks
+    one so the drawing is stable.
+    """
+    if net is None or net.colors is None:
+        return "none"
+    if not net.colors:
+        return "mixed"
+    return next((c for c in order if c in net.colors), sorted(net.colors)[0])
+
+
+def board_scene(board: Board, colors: tuple[str, ...] = ()) -> Scene:
+    """A scene with only the board: for drawing an empty board."""
+    return Scene(board=board, colors=colors)
+
+
+def _tank_openings(layout: Layout, cell: Cell, oriented_side: str | None, active: set[End]) -> tuple[str, ...]:
+    """Sides a tank connects through: its one opening, or wherever an opening faces it."""
+    if oriented_side is not None:
+        return (oriented_side,)
+    geometry = layout.ruleset.geometry
+    return tuple(
+        side for side in geometry.sides
+        if (other := layout.board.neighbour(cell, side)) is not None and (other, geometry.opposite(side)) in active
+    )
+
+
+def layout_scene(layout: Layout, highlight_cells=()) -> Scene:
+    """The scene of a layout, with network colours from the connection graph."""
+    conn = connect(layout)
+    order = layout.ruleset.all_colors
+
+    def color_of(node: tuple[str, int]) -> str:
+        index = conn.network_of.get(node)
+        return network_color(None if index is None else conn.networks[index], order)
+
+    machines = tuple(
+        MachineView(i, m.id, layout.machine(i).display_name, layout.machine(i).income, tuple(layout.machine_footprint(m)))
+        for i, m in enumerate(layout.machines)
+    )
+    ports = tuple(
+        PortView(p.cell, p.side, p.spec.is_input, p.spec.colors, p.spec.amount) for p in layout.ports
+    )
+    pipes = tuple(PipeView(p.ends, color_of(("pipe", i)), p.tile) for i, p in enumerate(layout.pipes))
+    active = {(p.cell, p.side) for p in layout.ports} | {end for p in layout.pipes for end in p.ends}
+    tanks = tuple(
+        TankView(
+            kind=t.kind, cell=t.cell,
+            fill={"supply": t.color or "none", "output": "white", "end": "black"}[t.kind],
+            network_color=color_of(("tank", i)),
+            openings=_tank_openings(layout, t.cell, t.side, active),
+        )
+        for i, t in enumerate(layout.tiles) if t.kind in TANK_KINDS
+    )
+    diagonals = tuple(
+        tuple(sorted({cell for pipe in layout.pipes if pipe.tile == i for cell, _ in pipe.ends}))
+        for i, t in enumerate(layout.tiles) if t.kind == "diagonal"
+    )
+    return Scene(
+        board=layout.board, colors=order, machines=machines, ports=ports, pipes=pipes, tanks=tanks,
+        diagonals=diagonals,
+        highlights=frozenset(tuple(c) for c in highlight_cells),
+    )

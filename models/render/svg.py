@@ -1,0 +1,384 @@
+"""Standalone SVG pictures of boards and layouts (no external assets, no script).
+
+Everything is drawn through a small plot object that knows where a cell's centre
+is and at which angle each of its sides lies. Square and hex boards differ only
+in that object (and in the machine's outline: a domino or a hexagon); pipes,
+ports, tanks, highlights, the outline and the legend are the same code.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
+
+from ..board import Board
+from ..geometry import Cell
+from ..layout import Layout
+from .palette import HIGHLIGHT_SVG, LEGEND, SVG_COLORS, ink_for
+from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene
+
+Point = tuple[float, float]
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+FLOOR = ("#efe7d6", "#e6dcc7")
+OUTLINE = "#5a4a32"
+PIPE_EDGE = "#262626"
+LEGEND_WIDTH = 400
+TOP = 64          # title and column numbers
+LEFT = 40         # row numbers
+
+
+def _color(name: str) -> str:
+    return SVG_COLORS.get(name, SVG_COLORS["none"])
+
+
+def _attrs(attrs: dict[str, object]) -> str:
+    return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items() if v is not None)
+
+
+def _el(tag: str, content: str | None = None, **attrs: object) -> str:
+    if content is None:
+        return f"<{tag}{_attrs(attrs)}/>"
+    return f"<{tag}{_attrs(attrs)}>{content}</{tag}>"
+
+
+def _text(x: float, y: float, text: str, size: float, fill: str = "#222", weight: str = "normal", anchor: str = "middle", **attrs: object) -> str:
+    return _el("text", escape(text), x=f"{x:.1f}", y=f"{y:.1f}", font_size=size, font_weight=weight, fill=fill,
+               text_anchor=anchor, dominant_baseline="central", font_family=FONT, **attrs)
+
+
+def _points(points: list[Point]) -> str:
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+
+
+# -- plots: where cells and sides are -------------------------------------------------
+@dataclass(frozen=True)
+class _Plot:
+    """Cell centres and side angles of one board; everything else derives from them."""
+
+    board: Board
+    radius: float            # centre to corner
+    angles: dict[str, float]  # side -> angle of its outward normal, degrees, y down
+    origin: Point
+
+    @property
+    def apothem(self) -> float:
+        return self.radius * math.cos(math.pi / len(self.angles))
+
+    def centre(self, cell: Cell) -> Point:
+        raise NotImplementedError
+
+    def side_mid(self, cell: Cell, side: str) -> Point:
+        cx, cy = self.centre(cell)
+        a = math.radians(self.angles[side])
+        return cx + self.apothem * math.cos(a), cy + self.apothem * math.sin(a)
+
+    def side_ends(self, cell: Cell, side: str) -> tuple[Point, Point]:
+        cx, cy = self.centre(cell)
+        half = math.pi / len(self.angles)
+        a = math.radians(self.angles[side])
+        return tuple((cx + self.radius * math.cos(a + d), cy + self.radius * math.sin(a + d)) for d in (-half, half))  # type: ignore[return-value]
+
+    def polygon(self, cell: Cell, scale: float = 1.0) -> list[Point]:
+        cx, cy = self.centre(cell)
+        out = []
+        for side in self.board.geometry.sides:
+            (x, y), _ = self.side_ends(cell, side)
+            out.append((cx + (x - cx) * scale, cy + (y - cy) * scale))
+        return out
+
+    def size(self) -> Point:
+        xs = [p[0] for c in self.board.all_drawn_cells() for p in self.polygon(c)]
+        ys = [p[1] for c in self.board.all_drawn_cells() for p in self.polygon(c)]
+        return max(xs), max(ys)
+
+
+class _SquarePlot(_Plot):
+    def centre(self, cell: Cell) -> Point:
+        side = 2 * self.apothem
+        return self.origin[0] + (cell[1] + 0.5) * side, self.origin[1] + (cell[0] + 0.5) * side
+
+
+class _HexPlot(_Plot):
+    def centre(self, cell: Cell) -> Point:
+        q, r = cell
+        width = math.sqrt(3) * self.radius
+        return self.origin[0] + width * (q - 0.5 * (r % 2) + 1), self.origin[1] + self.radius * (1.5 * r + 1)
+
+
+def _plot(board: Board) -> _Plot:
+    if board.geometry.name == "hex":
+        return _HexPlot(board, 46.0, {"E": 0, "SE": 60, "SW": 120, "W": 180, "NW": 240, "NE": 300}, (LEFT, TOP))
+    return _SquarePlot(board, 36.0 * math.sqrt(2), {"N": 270, "E": 0, "S": 90, "W": 180}, (LEFT, TOP))
+
+
+# -- board --------------------------------------------------------------------------
+def _defs() -> str:
+    hatch = _el("pattern", _el("rect", width=8, height=8, fill="#d9d9d9") + _el("path", d="M0,8 L8,0", stroke="#a8a8a8", stroke_width=2),
+                id="ff-hatch", width=8, height=8, patternUnits="userSpaceOnUse", patternTransform="rotate(0)")
+    return _el("defs", hatch)
+
+
+def _board_layer(plot: _Plot) -> str:
+    board, parts = plot.board, []
+    for cell in sorted(board.all_drawn_cells()):
+        poly = _points(plot.polygon(cell))
+        if cell in board.blocked:
+            parts.append(_el("polygon", points=poly, fill="url(#ff-hatch)", stroke="#bbbbbb", class_="blocked"))
+        elif cell in board.pillars:
+            cx, cy = plot.centre(cell)
+            parts.append(_el("polygon", points=poly, fill="#8c8c8c", stroke="#666", class_="pillar"))
+            parts.append(_el("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=f"{plot.apothem * 0.55:.1f}", fill="#6b6b6b", stroke="#4d4d4d", stroke_width=3))
+        else:
+            parts.append(_el("polygon", points=poly, fill=FLOOR[sum(cell) % 2], stroke="#cbbf9f", stroke_width=1, class_="cell"))
+            if board.geometry.name == "hex":
+                cx, cy = plot.centre(cell)
+                parts.append(_text(cx, cy + plot.apothem * 0.62, f"{cell[0]},{cell[1]}", 8, fill="#a39880"))
+    return _el("g", "".join(parts), class_="board") + _outline(plot)
+
+
+def _outline(plot: _Plot) -> str:
+    """A thick line on every side of the board's shape (playable cells and pillars)."""
+    inside = plot.board.cells | plot.board.pillars
+    segments = [
+        plot.side_ends(cell, side) for cell in inside for side in plot.board.geometry.sides
+        if plot.board.geometry.across(cell, side) not in inside
+    ]
+    d = " ".join(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}" for a, b in segments)
+    return _el("path", d=d, stroke=OUTLINE, stroke_width=4, stroke_linecap="round", fill="none", class_="outline")
+
+
+def _numbers(plot: _Plot) -> str:
+    board, parts = plot.board, []
+    for row in range(board.rows):
+        cell = (0, row) if board.geometry.name == "hex" else (row, 0)
+        parts.append(_text(LEFT / 2, plot.centre(cell)[1], str(row), 13, fill="#555", weight="bold"))
+    if board.geometry.name == "square":
+        for col in range(board.cols):
+            parts.append(_text(plot.centre((0, col))[0], TOP - 12, str(col), 13, fill="#555", weight="bold"))
+    return _el("g", "".join(parts), class_="numbers")
+
+
+# -- pipes ----------------------------------------------------------------------------
+def _pipe_path(plot: _Plot, pipe: PipeView) -> str:
+    """Curves and straights bend through the cell centre; splitters are spokes from it;
+    a pipe across two cells (the diagonal tile) is an S-curve through both centres."""
+    mids = [plot.side_mid(cell, side) for cell, side in pipe.ends]
+    cells = [cell for cell, _ in pipe.ends]
+    f = lambda p: f"{p[0]:.1f},{p[1]:.1f}"  # noqa: E731
+    if len(set(cells)) > 1:
+        (a, b), (ca, cb) = mids, (plot.centre(cells[0]), plot.centre(cells[1]))
+        return f"M{f(a)} C{f(ca)} {f(cb)} {f(b)}"
+    centre = plot.centre(cells[0])
+    if len(mids) == 2:
+        return f"M{f(mids[0])} Q{f(centre)} {f(mids[1])}"
+    return " ".join(f"M{f(centre)} L{f(m)}" for m in mids)
+
+
+def _stroke_pair(d: str, color: str, width: float = 7.0, **attrs: object) -> str:
+    """A coloured stroke over a darker, wider one: visible on any floor, and where a
+    second pipe crosses, its dark edge cuts the first one like a bridge."""
+    return (_el("path", d=d, stroke=PIPE_EDGE, stroke_width=width + 4, fill="none", stroke_linecap="butt", **attrs)
+            + _el("path", d=d, stroke=_color(color), stroke_width=width, fill="none", stroke_linecap="butt",
+                  class_="pipe-stroke", **attrs))
+
+
+def _pipe(plot: _Plot, pipe: PipeView) -> str:
+    body = _stroke_pair(_pipe_path(plot, pipe), pipe.color, stroke_linejoin="round")
+    if len(pipe.ends) > 2 and len({c for c, _ in pipe.ends}) == 1:
+        cx, cy = plot.centre(pipe.ends[0][0])
+        body += _el("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=6, fill=_color(pipe.color), stroke=PIPE_EDGE, stroke_width=1.5)
+    return _el("g", body, class_="pipe", data_color=pipe.color)
+
+
+def _diagonal_tile(plot: _Plot, cells: tuple[Cell, ...]) -> str:
+    """The diagonal tile's own outline, so its two pipes read as one domino tile."""
+    return _el("g", _rounded_box(plot, cells, inset=3, fill="#d7cdb6", stroke="#9c8f70"), class_="diagonal-tile")
+
+
+# -- tanks ----------------------------------------------------------------------------
+def _barrel(x: float, y: float, size: float, fill: str, ring: str) -> str:
+    """A cylinder seen from the front: the shape of the game's containers."""
+    w, h, e = size * 0.9, size * 1.05, size * 0.16
+    top, bottom = y - h / 2 + e, y + h / 2 - e
+    body = (f"M{x - w / 2:.1f},{top:.1f} L{x - w / 2:.1f},{bottom:.1f} A{w / 2:.1f},{e:.1f} 0 0 0 {x + w / 2:.1f},{bottom:.1f} "
+            f"L{x + w / 2:.1f},{top:.1f} A{w / 2:.1f},{e:.1f} 0 0 0 {x - w / 2:.1f},{top:.1f} Z")
+    return (_el("path", d=body, fill=fill, stroke=ring, stroke_width=3)
+            + _el("ellipse", cx=f"{x:.1f}", cy=f"{top:.1f}", rx=f"{w / 2:.1f}", ry=f"{e:.1f}", fill=fill, stroke=ring, stroke_width=2))
+
+
+def _tank(plot: _Plot, tank: TankView) -> str:
+    cx, cy = plot.centre(tank.cell)
+    stub_color = tank.fill if tank.kind == "supply" else tank.network_color if tank.kind == "output" else "black"
+    stubs = "".join(
+        _stroke_pair(f"M{cx:.1f},{cy:.1f} L{mx:.1f},{my:.1f}", stub_color)
+        for mx, my in (plot.side_mid(tank.cell, side) for side in tank.openings)
+    )
+    ring = _color(tank.network_color) if tank.kind == "output" and tank.network_color not in ("none", "mixed") else "#333"
+    if tank.kind == "end":
+        ring = "#777"
+    body = _barrel(cx, cy, plot.apothem, _color(tank.fill), ring)
+    return _el("g", stubs + body, class_=f"tank {tank.kind}", data_color=tank.fill)
+
+
+# -- machines -------------------------------------------------------------------------
+def _rounded_box(plot: _Plot, cells: tuple[Cell, ...], inset: float, **attrs: object) -> str:
+    """A domino's rounded rectangle, or a one-cell machine's shrunken polygon."""
+    if len(cells) == 1:
+        scale = 1 - inset / plot.apothem
+        return _el("polygon", points=_points(plot.polygon(cells[0], scale)), stroke_width=2, stroke_linejoin="round", **attrs)
+    xs = [p[0] for c in cells for p in plot.polygon(c)]
+    ys = [p[1] for c in cells for p in plot.polygon(c)]
+    return _el("rect", x=f"{min(xs) + inset:.1f}", y=f"{min(ys) + inset:.1f}", width=f"{max(xs) - min(xs) - 2 * inset:.1f}",
+               height=f"{max(ys) - min(ys) - 2 * inset:.1f}", rx=12, stroke_width=2, **attrs)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines[:2] or [""]
+
+
+def _income_badge(x: float, y: float, income: int) -> str:
+    return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=11, fill="#f5c518", stroke="#7a5c00", stroke_width=1.5, class_="income")
+            + _text(x, y, str(income), 12, fill="#222", weight="bold"))
+
+
+def _port(plot: _Plot, port: PortView) -> str:
+    """An arrow-shaped chip just inside the machine's side: colour, amount, and a tip
+    pointing along the flow. Staying inside keeps two ports that face each other
+    across a side (machine to machine) both visible."""
+    x, y = plot.side_mid(port.cell, port.side)
+    if port.is_input:   # body on the edge, tip pointing into the machine
+        shape, label_u = [(0, -10), (0, 10), (-12, 10), (-19, 0), (-12, -10)], -7.0
+    else:               # tip on the edge, pointing out
+        shape, label_u = [(-20, -10), (-7, -10), (0, 0), (-7, 10), (-20, 10)], -12.0
+    angle = plot.angles[port.side]
+    stripes = ""
+    if len(port.colors) > 1:  # a multi-colour port: one band per colour it accepts
+        step = 20 / len(port.colors)
+        stripes = "".join(_el("rect", x=-19, y=f"{-10 + i * step:.1f}", width=11, height=f"{step:.1f}", fill=_color(c))
+                          for i, c in enumerate(port.colors))
+    chip = _el("g", _el("polygon", points=_points(shape), fill=_color(port.colors[0]), stroke="#111", stroke_width=1.2) + stripes,
+               transform=f"translate({x:.1f},{y:.1f}) rotate({angle})")
+    a = math.radians(angle)
+    lx, ly = x + label_u * math.cos(a), y + label_u * math.sin(a)
+    label = "" if port.amount is None else _text(lx, ly, str(port.amount), 12, fill=ink_for(port.colors[0]), weight="bold")
+    kind = "input" if port.is_input else "output"
+    return _el("g", chip + label, class_=f"port {kind}", data_color="/".join(port.colors))
+
+
+def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
+    xs = [p[0] for c in machine.cells for p in plot.polygon(c)]
+    ys = [p[1] for c in machine.cells for p in plot.polygon(c)]
+    cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    box = _rounded_box(plot, machine.cells, inset=4, fill="#fbfaf6", stroke="#333")
+    chars = int((max(xs) - min(xs) - 24) / 5.4) if len(machine.cells) == 1 else int((min(max(xs) - min(xs), max(ys) - min(ys)) - 8) / 5.4)
+    names = _wrap(machine.name, max(8, chars))
+    text = _text(cx, cy - 5 * len(names), machine.id, 14, weight="bold", class_="machine-id")
+    text += "".join(_text(cx, cy + 6 + 10 * i - 5 * (len(names) - 1), line, 9, fill="#555", font_style="italic")
+                    for i, line in enumerate(names))
+    if len(machine.cells) == 1:
+        income = _income_badge(cx, min(ys) + 0.42 * plot.radius, machine.income)
+    else:
+        income = _income_badge(min(xs) + 16, min(ys) + 16, machine.income)
+    chips = "".join(_port(plot, p) for p in ports)
+    return _el("g", box + text + income + chips, class_="machine", data_id=machine.id)
+
+
+def _highlight(plot: _Plot, cell: Cell) -> str:
+    return _el("polygon", points=_points(plot.polygon(cell, 0.94)), fill=HIGHLIGHT_SVG, fill_opacity=0.12,
+               stroke=HIGHLIGHT_SVG, stroke_width=4, stroke_dasharray="10 4", class_="highlight", data_cell=f"{cell[0]},{cell[1]}")
+
+
+# -- legend ---------------------------------------------------------------------------
+class _LegendPlot(_Plot):
+    """A one-cell plot whose single side sits at a legend position, so the legend
+    draws its port samples with the very same code as the board."""
+
+    def __init__(self, x: float, y: float, angle: float) -> None:
+        side = "W" if angle == 180 else "E"
+        super().__init__(board=None, radius=0.0, angles={side: angle}, origin=(x, y))  # type: ignore[arg-type]
+
+    def side_mid(self, cell: Cell, side: str) -> Point:
+        return self.origin
+
+
+def _legend(scene: Scene, x: float, y: float) -> str:
+    """palette.LEGEND, each entry with the same drawing the board uses."""
+    r = 10
+    samples = {
+        "machine": lambda sx, sy: _el("rect", x=sx - 14, y=sy - 9, width=28, height=18, rx=5, fill="#fbfaf6", stroke="#333", stroke_width=1.5)
+        + _income_badge(sx + 20, sy, 9),
+        "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, ("red",), 2)),
+        "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, ("blue",), 1)),
+        "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", "green", 6),
+        "supply": lambda sx, sy: _barrel(sx, sy, 16, _color("orange"), "#333"),
+        "reservoir": lambda sx, sy: _barrel(sx, sy, 16, _color("white"), "#333"),
+        "end": lambda sx, sy: _barrel(sx, sy, 16, _color("black"), "#777"),
+        "pillar": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="#8c8c8c")
+        + _el("circle", cx=sx, cy=sy, r=6, fill="#6b6b6b"),
+        "blocked": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="url(#ff-hatch)", stroke="#bbb"),
+        "highlight": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill=HIGHLIGHT_SVG, fill_opacity=0.12,
+                                        stroke=HIGHLIGHT_SVG, stroke_width=3, stroke_dasharray="6 3"),
+    }
+    parts = [_text(x, y, "Legend", 14, weight="bold", anchor="start")]
+    for i, entry in enumerate(LEGEND):
+        row_y = y + 30 + 28 * i
+        parts.append(samples[entry.key](x + 22, row_y))
+        parts.append(_text(x + 62, row_y, entry.label, 11, anchor="start"))
+    row_y = y + 30 + 28 * len(LEGEND)
+    for i, color in enumerate(scene.colors):
+        sx = x + 8 + 64 * i
+        parts.append(_el("rect", x=sx, y=row_y - 10, width=58, height=20, rx=4, fill=_color(color), stroke="#333"))
+        parts.append(_text(sx + 29, row_y, color, 10, fill=ink_for(color), weight="bold"))
+    return _el("g", "".join(parts), class_="legend")
+
+
+def legend_height() -> int:
+    return 30 + 28 * (len(LEGEND) + 1) + 10
+
+
+# -- whole pictures -------------------------------------------------------------------
+def render_scene(scene: Scene, title: str) -> str:
+    """The SVG document of a prepared scene."""
+    plot = _plot(scene.board)
+    board_w, board_h = plot.size()
+    width = board_w + 24 + LEGEND_WIDTH
+    height = max(board_h, TOP + legend_height()) + 24
+    machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}
+    at = scene.machine_at()
+    for port in scene.ports:
+        machine_ports[at[port.cell].index].append(port)
+    layers = [
+        _el("rect", width="100%", height="100%", fill="white"),
+        _defs(),
+        _text(LEFT, 22, title, 18, weight="bold", anchor="start", class_="title"),
+        _board_layer(plot),
+        _numbers(plot),
+        _el("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),
+        _el("g", "".join(_pipe(plot, p) for p in scene.pipes), class_="pipes"),
+        _el("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
+        _el("g", "".join(_machine(plot, m, machine_ports[m.index]) for m in scene.machines), class_="machines"),
+        _el("g", "".join(_highlight(plot, c) for c in sorted(scene.highlights)), class_="highlights"),
+        _legend(scene, board_w + 24, TOP),
+    ]
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            + _el("svg", "\n".join(layers), xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
+                  viewBox=f"0 0 {width:.0f} {height:.0f}"))
+
+
+def board_svg(board: Board) -> str:
+    """The empty board: its outline, playable cells, blocked cells and pillars."""
+    return render_scene(board_scene(board), f"Board {board.id}")
+
+
+def layout_svg(layout: Layout, title: str | None = None, highlight_cells=()) -> str:
+    """A layout: machines, ports, pipes in network colours, tanks; `highlight_cells`
+    (e.g. rule violations) outlined in red."""
+    default = f"{layout.ruleset.id} - board {layout.board.id} - {len(layout.machines)} machines"
+    return render_scene(layout_scene(layout, highlight_cells), title or default)

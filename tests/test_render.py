@@ -1,0 +1,173 @@
+"""The pictures show what the layout says: machines, pipe colours, highlights, rows."""
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from models.board import load_boards
+from models.layout import Layout, MachinePlacement, Tile, load_layout, parse_layout
+from models.render import board_svg, draw_board, draw_layout, layout_svg
+from models.render.palette import LEGEND, SVG_COLORS
+from models.rulesets import get_ruleset
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "instances" / "examples" / "rulebook-round2.json"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.fixture(scope="module")
+def rulebook() -> Layout:
+    return load_layout(EXAMPLE)
+
+
+@pytest.fixture(scope="module")
+def hex_layout() -> Layout:
+    """FN27 at [1,1]: pink input on SE from a supply tank, pink output on NE to a white tank."""
+    return parse_layout({
+        "ruleset": "factory-funner", "board": "A",
+        "machines": [{"id": "FN27", "cell": [1, 1], "rotation": 0}],
+        "tiles": [
+            {"kind": "supply", "color": "pink", "cell": [1, 2], "side": "NW"},
+            {"kind": "output", "cell": [1, 0], "side": "SW"},
+            {"kind": "pipe", "cell": [3, 1], "sides": ["E", "W"]},
+            {"kind": "pipe", "cell": [3, 1], "sides": ["NE", "SW"]},
+        ],
+    })
+
+
+def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
+
+
+def _machine_ports(root: ET.Element) -> list[ET.Element]:
+    """Ports drawn on machines (the legend has port samples too)."""
+    return [port for machine in _groups(root, "machine") for port in _groups(machine, "port")]
+
+
+def _texts(element: ET.Element) -> list[str]:
+    return [t.text or "" for t in element.iter(f"{SVG}text")]
+
+
+def test_layout_svg_has_one_group_per_machine_with_its_id(rulebook: Layout) -> None:
+    root = ET.fromstring(layout_svg(rulebook, title="Round 2"))
+    machines = _groups(root, "machine")
+    assert sorted(g.get("data-id") for g in machines) == ["FF08", "FF39"]
+    for group in machines:
+        texts = _texts(group)
+        assert group.get("data-id") in texts
+        assert str(rulebook.catalog[group.get("data-id")].income) in texts
+    assert "Round 2" in _texts(root)
+
+
+def test_pipes_are_stroked_in_their_network_colour(rulebook: Layout) -> None:
+    root = ET.fromstring(layout_svg(rulebook))
+    pipes = _groups(root, "pipe")
+    assert len(pipes) == len(rulebook.pipes) == 2
+    for group in pipes:
+        assert group.get("data-color") == "red"   # the red supply feeds both machines
+        strokes = {p.get("stroke") for p in group.iter(f"{SVG}path") if p.get("class") == "pipe-stroke"}
+        assert strokes == {SVG_COLORS["red"]}
+
+
+def test_ports_show_direction_colour_and_amount(rulebook: Layout) -> None:
+    root = ET.fromstring(layout_svg(rulebook))
+    ports = _machine_ports(root)
+    assert len(ports) == len(rulebook.ports) == 6
+    assert sum("input" in g.get("class") for g in ports) == 4
+    orange_out = [g for g in ports if "output" in g.get("class") and g.get("data-color") == "orange"]
+    assert len(orange_out) == 1 and _texts(orange_out[0]) == ["2"]
+
+
+def test_tanks_are_drawn_in_their_colours(rulebook: Layout) -> None:
+    root = ET.fromstring(layout_svg(rulebook))
+    tanks = {(g.get("class"), g.get("data-color")) for g in _groups(root, "tank")}
+    assert tanks == {("tank supply", "red"), ("tank supply", "green"), ("tank output", "white")}
+
+
+def test_highlighted_cell_is_outlined_in_red(rulebook: Layout) -> None:
+    root = ET.fromstring(layout_svg(rulebook, highlight_cells=[(4, 4)]))
+    marks = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "highlight"]
+    assert [m.get("data-cell") for m in marks] == ["4,4"]
+    assert marks[0].get("stroke") == "#e0201b" and float(marks[0].get("stroke-width")) >= 3
+    assert not [p for p in ET.fromstring(layout_svg(rulebook)).iter(f"{SVG}polygon") if p.get("class") == "highlight"]
+
+
+def test_board_svg_shows_blocked_cells_and_pillars() -> None:
+    board = load_boards(get_ruleset("factory-fun"))["classic-A"]
+    root = ET.fromstring(board_svg(board))
+    classes = [p.get("class") for p in root.iter(f"{SVG}polygon")]
+    assert classes.count("blocked") == len(board.blocked) == 3
+    assert classes.count("pillar") == len(board.pillars) == 1
+    assert classes.count("cell") == len(board.cells)
+    legend = _texts(_groups(root, "legend")[0])
+    assert all(entry.label in legend for entry in LEGEND)
+
+
+def test_text_drawing_has_a_block_per_row_and_the_machine_ids(rulebook: Layout) -> None:
+    plain = draw_layout(rulebook).plain
+    assert "FF39" in plain and "FF08" in plain
+    row_labels = [int(m.group(1)) for m in re.finditer(r"^ ?(\d+) {2}", plain, re.MULTILINE)]
+    assert row_labels == list(range(rulebook.board.rows))
+    lines = plain.splitlines()
+    first = next(i for i, line in enumerate(lines) if re.match(r"^ ?0 {2}", line))
+    assert re.match(r"^ ?1 {2}", lines[first + 3])      # three text lines per board row
+    assert "━" in plain and "RED" in plain and "OUT" in plain
+
+
+def test_text_highlight_paints_a_red_background(rulebook: Layout) -> None:
+    def red(text) -> int:
+        return sum(len(text.plain[s.start:s.end]) for s in text.spans if "on red3" in str(s.style))
+
+    legend_only = red(draw_layout(rulebook))
+    assert red(draw_layout(rulebook, highlight_cells=[(4, 4)])) > legend_only
+
+
+def test_empty_boards_draw_in_text() -> None:
+    board = load_boards(get_ruleset("factory-fun"))["expert-A"]
+    plain = draw_board(board).plain
+    assert plain.count("▓") == 4 * 7 * 3 + 3      # four pillars of 7x3 characters, and the legend
+    hex_board = load_boards(get_ruleset("factory-funner"))["A"]
+    assert "3,1" in draw_board(hex_board).plain
+
+
+def test_hex_layout_renders_in_svg_and_text(hex_layout: Layout) -> None:
+    root = ET.fromstring(layout_svg(hex_layout))
+    machines = _groups(root, "machine")
+    assert [g.get("data-id") for g in machines] == ["FN27"]
+    assert "Multiplier" in _texts(machines[0])
+    hexes = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "cell"]
+    assert len(hexes) == 41 and all(len(h.get("points").split()) == 6 for h in hexes)
+    assert len(_groups(root, "pipe")) == 2
+    assert {g.get("data-color") for g in _machine_ports(root)} == {"pink"}
+    plain = draw_layout(hex_layout, highlight_cells=[(1, 1)]).plain
+    assert "FN27" in plain and "PNK" in plain and "OUT" in plain
+
+
+def test_hex_odd_rows_sit_half_a_hex_left(hex_layout: Layout) -> None:
+    """Cell [0,1] (odd row) lies left of [0,0], and [1,1] lies between [0,0] and [1,0]."""
+    board = hex_layout.board
+    root = ET.fromstring(board_svg(board))
+    cells = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "cell"]
+    centres = {}
+    for cell, poly in zip(sorted(board.cells), cells):
+        xs = [float(pt.split(",")[0]) for pt in poly.get("points").split()]
+        centres[cell] = sum(xs) / len(xs)
+    assert centres[(0, 1)] < centres[(0, 0)] < centres[(1, 1)] < centres[(1, 0)]
+
+
+def test_diagonal_tile_and_crossing_draw_two_pipes() -> None:
+    ruleset = get_ruleset("factory-fun")
+    base = parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [], "tiles": []})
+    layout = base.with_parts(
+        machines=(MachinePlacement("FF41", (1, 1), 90),),
+        tiles=(Tile("diagonal", (5, 5), rotation=0), Tile("pipe", (2, 3), sides=("N", "S")), Tile("pipe", (2, 3), sides=("E", "W"))),
+    )
+    layout.options["diagonal_intersection"] = True
+    assert ruleset.diagonal_available
+    root = ET.fromstring(layout_svg(layout))
+    assert len(_groups(root, "pipe")) == 4
+    assert len(_groups(root, "diagonal-tile")) == 1
+    plain = draw_layout(layout).plain
+    assert "╳" in plain and "FF41" in plain
