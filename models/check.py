@@ -120,6 +120,13 @@ class _Checker:
             if not net.has_port:
                 tiles = sorted({self.layout.tiles[i].kind for i in net.supplies + net.output_tanks + net.end_tanks} | ({"pipe"} if net.pipes else set()))
                 self.add("stray-tile", f"{', '.join(tiles)} not connected to any machine port", cells)
+                # rule 7 holds on its own: a lone container or reservoir breaks it too
+                if net.output_tanks:
+                    self.add("reservoir-unfed", "output reservoir not fed by any machine output",
+                             [layout.tiles[i].cell for i in net.output_tanks])
+                if net.supplies:
+                    self.add("supply-unused", "supply container feeds no machine input",
+                             [layout.tiles[i].cell for i in net.supplies])
                 continue
             colors = net.colors if net.colors is not None else set()
             black = colors == {"black"}
@@ -196,7 +203,9 @@ class _Checker:
         if count["output"] > rules.output_limit:
             self.add("output-limit", f"{count['output']} output reservoirs, at most {rules.output_limit}",
                      [t.cell for t in tiles if t.kind == "output"])
-        end_limit = layout.options.get("end_limit") or rules.end_limit
+        end_limit = layout.options.get("end_limit")
+        if end_limit is None:
+            end_limit = rules.end_limit
         if end_limit is not None and count["end"] > end_limit:
             self.add("end-limit", f"{count['end']} end-product reservoirs, at most {end_limit}",
                      [t.cell for t in tiles if t.kind == "end"])

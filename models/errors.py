@@ -21,26 +21,41 @@ class DocumentError(Exception):
         super().__init__(f"{where}: {message}{at}")
 
 
-def require_keys(source: str, key: str, obj: Any, required: set[str], optional: set[str] = frozenset()) -> dict:
-    """Check that `obj` is a JSON object with exactly the allowed keys."""
+def require_keys(
+    source: str, key: str, obj: Any, required: set[str], optional: set[str] = frozenset(), cell: Sequence[int] | None = None
+) -> dict:
+    """Check that `obj` is a JSON object with exactly the allowed keys.
+
+    `cell` is the object's cell when it has one, so the message can name it.
+    """
     if not isinstance(obj, dict):
         raise DocumentError(source, key, f"expected an object, got {type(obj).__name__}")
     unknown = sorted(set(obj) - required - set(optional))
     if unknown:
-        raise DocumentError(source, f"{key}.{unknown[0]}" if key else unknown[0], "unknown key")
+        raise DocumentError(source, f"{key}.{unknown[0]}" if key else unknown[0], "unknown key", cell)
     missing = sorted(required - set(obj))
     if missing:
-        raise DocumentError(source, f"{key}.{missing[0]}" if key else missing[0], "missing key")
+        raise DocumentError(source, f"{key}.{missing[0]}" if key else missing[0], "missing key", cell)
     return obj
 
 
-def expect(source: str, key: str, value: Any, kind: type | tuple[type, ...], what: str) -> Any:
+def expect(
+    source: str, key: str, value: Any, kind: type | tuple[type, ...], what: str, cell: Sequence[int] | None = None
+) -> Any:
     """Check a value's JSON type (bools are not ints here)."""
     if isinstance(value, bool) and kind is not bool and (kind is int or (isinstance(kind, tuple) and bool not in kind)):
-        raise DocumentError(source, key, f"expected {what}, got {value!r}")
+        raise DocumentError(source, key, f"expected {what}, got {value!r}", cell)
     if not isinstance(value, kind):
-        raise DocumentError(source, key, f"expected {what}, got {value!r}")
+        raise DocumentError(source, key, f"expected {what}, got {value!r}", cell)
     return value
+
+
+def cell_hint(obj: Any) -> tuple[int, int] | None:
+    """The object's "cell" when it is a well-formed cell, for error messages; else None."""
+    value = obj.get("cell") if isinstance(obj, dict) else None
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return (value[0], value[1])
+    return None
 
 
 def expect_cell(source: str, key: str, value: Any) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from .board import Board, load_boards
 from .catalog import Catalog, Machine, PortSpec, load_catalog
-from .errors import DocumentError, expect, expect_cell, require_keys
+from .errors import DocumentError, cell_hint, expect, expect_cell, require_keys
 from .geometry import Cell
 from .jsonio import read_json
 from .rulesets import Ruleset, get_ruleset
@@ -101,9 +101,9 @@ class Layout:
         for i, placement in enumerate(self.machines):
             key = f"machines[{i}]"
             if placement.id not in self.catalog:
-                raise DocumentError(self.source, f"{key}.id", f"unknown machine id {placement.id!r}")
+                raise DocumentError(self.source, f"{key}.id", f"unknown machine id {placement.id!r}", placement.cell)
             if placement.id in seen:
-                raise DocumentError(self.source, f"{key}.id", f"machine {placement.id} is placed twice")
+                raise DocumentError(self.source, f"{key}.id", f"machine {placement.id} is placed twice", placement.cell)
             seen.add(placement.id)
             if placement.rotation not in geometry.rotation_values:
                 allowed = ", ".join(map(str, geometry.rotation_values))
@@ -221,6 +221,8 @@ def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[st
             raise DocumentError(source, f"{key}.diagonal_intersection", f"ruleset {ruleset.id} has no diagonal intersection tile")
     if options.get("end_limit") is not None:
         expect(source, f"{key}.end_limit", options["end_limit"], int, "an integer or null")
+        if options["end_limit"] < 0:
+            raise DocumentError(source, f"{key}.end_limit", "a stock cannot be negative")
     return options
 
 
@@ -235,7 +237,7 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
     required = {"kind", "cell"} | ({"color"} if kind == "supply" else set()) | ({"sides"} if kind == "pipe" else set())
     required |= {"rotation"} if kind == "diagonal" else set()
     required |= {"side"} if oriented else set()
-    require_keys(source, key, raw, required)
+    require_keys(source, key, raw, required, cell=cell_hint(raw))
     cell = expect_cell(source, f"{key}.cell", raw["cell"])
     color = None
     if kind == "supply":
@@ -260,7 +262,7 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
             raise DocumentError(source, f"{key}.side", f"unknown side {side!r}", cell)
     rotation = None
     if kind == "diagonal":
-        rotation = expect(source, f"{key}.rotation", raw["rotation"], int, "a rotation")
+        rotation = expect(source, f"{key}.rotation", raw["rotation"], int, "a rotation", cell)
     return Tile(kind=kind, cell=cell, color=color, sides=sides, rotation=rotation, side=side)
 
 
@@ -276,11 +278,12 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
     machines = []
     for i, m in enumerate(expect(source, prefix + "machines", raw["machines"], list, "a list")):
         mkey = f"{prefix}machines[{i}]"
-        require_keys(source, mkey, m, {"id", "cell", "rotation"})
+        hint = cell_hint(m)
+        require_keys(source, mkey, m, {"id", "cell", "rotation"}, cell=hint)
         machines.append(MachinePlacement(
-            id=expect(source, f"{mkey}.id", m["id"], str, "a machine id"),
+            id=expect(source, f"{mkey}.id", m["id"], str, "a machine id", hint),
             cell=expect_cell(source, f"{mkey}.cell", m["cell"]),
-            rotation=expect(source, f"{mkey}.rotation", m["rotation"], int, "a rotation"),
+            rotation=expect(source, f"{mkey}.rotation", m["rotation"], int, "a rotation", hint),
         ))
     tiles = [
         _parse_tile(source, f"{prefix}tiles[{i}]", t, context)

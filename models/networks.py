@@ -71,9 +71,14 @@ def _active_openings(layout: Layout) -> dict[tuple[Cell, str], Node]:
     return active
 
 
-def _describe_facing(layout: Layout, cell: Cell | None) -> str:
+def _describe_facing(layout: Layout, cell: Cell | None, beyond: Cell) -> str:
+    """What an opening faces: `cell` is the playable neighbour (None if there is none), `beyond` the cell across."""
     if cell is None:
-        return "the border or a blocked cell"
+        if beyond in layout.board.pillars:
+            return "a pillar"
+        if beyond in layout.board.blocked:
+            return "a blocked cell"
+        return "the board's border"
     if cell in layout.machine_cells:
         return f"a wall of machine {layout.machines[layout.machine_cells[cell]].id}"
     if cell in layout.tile_cells:
@@ -103,7 +108,7 @@ def connect(layout: Layout) -> Connectivity:
             if partner is not None:
                 graph.add_edge(node, partner)
                 continue
-        loose.append(LooseEnd(node, cell, side, _describe_facing(layout, other)))
+        loose.append(LooseEnd(node, cell, side, _describe_facing(layout, other, geometry.across(cell, side))))
 
     networks: list[Network] = []
     network_of: dict[Node, int] = {}

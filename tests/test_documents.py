@@ -1,0 +1,207 @@
+"""Document-level rules (RULES.md 1 "Board", "Tiles"; FORMATS.md): strict loading.
+
+Tiles never overlap; nothing on blocked, pillar or off-board cells; unknown keys,
+unknown machine ids and bad rotations are DocumentErrors naming file, key and cell.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from builders import FF29_OK, layout_dict, make_layout
+from models.errors import DocumentError
+from models.layout import load_layout, parse_layout
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
+
+
+def raises(machines=(), tiles=(), options=None) -> DocumentError:
+    with pytest.raises(DocumentError) as info:
+        make_layout(machines, tiles, options)
+    return info.value
+
+
+def load_error(tmp_path: Path, doc: dict) -> tuple[DocumentError, str]:
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(DocumentError) as info:
+        load_layout(path)
+    return info.value, str(path)
+
+
+# -- overlap ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("tiles", [
+    [("supply", (1, 1), "red")],                      # tank on a machine
+    [("pipe", (1, 2), "N", "S")],                     # pipe on a machine's b square
+    [("diagonal", (1, 0), 0)],                        # diagonal's b square on a machine
+])
+def test_tile_on_a_machine(tiles):
+    err = raises([("FF29", (1, 1), 0)], tiles, {"diagonal_intersection": True})
+    assert "overlaps machine FF29" in str(err) and err.key == "tiles[0]"
+
+
+def test_machine_on_a_machine():
+    err = raises([("FF29", (1, 1), 0), ("FF09", (1, 2), 0)])
+    assert err.key == "machines[1]" and err.cell == (1, 2) and "overlaps machine FF29" in str(err)
+
+
+@pytest.mark.parametrize("first, second", [
+    (("supply", (4, 4), "red"), ("output", (4, 4))),
+    (("end", (4, 4)), ("pipe", (4, 4), "N", "S")),
+    (("pipe", (4, 4), "N", "S"), ("supply", (4, 4), "red")),
+    (("diagonal", (4, 4), 0), ("pipe", (4, 5), "E", "W")),
+    (("pipe", (4, 4), "E", "W"), ("diagonal", (4, 3), 0)),
+])
+def test_tile_on_a_tile(first, second):
+    err = raises(tiles=[first, second], options={"diagonal_intersection": True})
+    assert err.key == "tiles[1]" and "overlaps" in str(err)
+
+
+def test_pipes_sharing_a_side():
+    err = raises(tiles=[("pipe", (4, 4), "N", "S"), ("pipe", (4, 4), "N", "E")])
+    assert err.key == "tiles[1].sides" and err.cell == (4, 4)
+
+
+def test_crossing_and_double_curve_are_one_tile():
+    make_layout(tiles=[("pipe", (4, 4), "N", "S"), ("pipe", (4, 4), "E", "W")])
+    make_layout(tiles=[("pipe", (4, 4), "N", "E"), ("pipe", (4, 4), "S", "W")])
+
+
+# -- board cells --------------------------------------------------------------------------------
+@pytest.mark.parametrize("machine, cell, why", [
+    (("FF29", (7, 0), 0), (7, 0), "blocked"),       # a on a blocked cell
+    (("FF29", (6, 0), 90), (7, 0), "blocked"),      # b turned onto a blocked cell
+    (("FF29", (3, 3), 0), (3, 4), "pillar"),        # b on the pillar
+    (("FF29", (0, 8), 0), (0, 9), "off the board"),  # b off the east edge
+    (("FF29", (0, 0), 270), (-1, 0), "off the board"),
+])
+def test_machine_on_unplayable_cell(machine, cell, why):
+    err = raises([machine])
+    assert err.cell == cell and why in str(err) and err.key == "machines[0]"
+
+
+@pytest.mark.parametrize("tile, cell, why", [
+    (("supply", (8, 0), "red"), (8, 0), "blocked"),
+    (("end", (3, 4)), (3, 4), "pillar"),
+    (("pipe", (9, 0), "N", "S"), (9, 0), "off the board"),
+    (("output", (-1, 3)), (-1, 3), "off the board"),
+    (("diagonal", (3, 3), 0), (3, 4), "pillar"),
+])
+def test_tile_on_unplayable_cell(tile, cell, why):
+    err = raises(tiles=[tile], options={"diagonal_intersection": True})
+    assert err.cell == cell and why in str(err) and err.key == "tiles[0]"
+
+
+# -- messages name file, key and cell ----------------------------------------------------------------
+def test_unknown_key_in_a_tile_names_file_key_and_cell(tmp_path):
+    doc = layout_dict(**FF29_OK)
+    doc["tiles"][0]["colour"] = "green"
+    err, path = load_error(tmp_path, doc)
+    assert str(err).startswith(path) and "tiles[0].colour" in str(err) and "unknown key" in str(err)
+    assert "[1, 0]" in str(err) and err.cell == (1, 0)
+
+
+def test_unknown_key_in_a_machine_names_file_key_and_cell(tmp_path):
+    doc = layout_dict(**FF29_OK)
+    doc["machines"][0]["mirror"] = True
+    err, path = load_error(tmp_path, doc)
+    assert path in str(err) and "machines[0].mirror" in str(err) and "[1, 1]" in str(err)
+
+
+@pytest.mark.parametrize("where", [[], ["options"]])
+def test_unknown_key_at_document_or_options_level(tmp_path, where):
+    doc = layout_dict(**FF29_OK, options={})
+    (doc if not where else doc["options"])["colour"] = 1
+    err, path = load_error(tmp_path, doc)
+    assert path in str(err) and ("options.colour" if where else "colour") in str(err) and "unknown key" in str(err)
+
+
+def test_unknown_machine_id_names_file_key_and_cell(tmp_path):
+    doc = layout_dict(machines=[("FF99", (2, 3), 0)])
+    err, path = load_error(tmp_path, doc)
+    assert path in str(err) and "machines[0].id" in str(err) and "FF99" in str(err) and "[2, 3]" in str(err)
+
+
+@pytest.mark.parametrize("rotation", [45, 360, -90, 1, "90", 90.0, True, None])
+def test_bad_machine_rotation_names_file_key_and_cell(tmp_path, rotation):
+    doc = layout_dict(machines=[("FF29", (2, 3), 0)])
+    doc["machines"][0]["rotation"] = rotation
+    err, path = load_error(tmp_path, doc)
+    assert path in str(err) and "machines[0].rotation" in str(err) and "[2, 3]" in str(err)
+
+
+@pytest.mark.parametrize("rotation", [45, 270.5, "0"])
+def test_bad_diagonal_rotation(tmp_path, rotation):
+    doc = layout_dict(tiles=[("diagonal", (4, 1), 0)], options={"diagonal_intersection": True})
+    doc["tiles"][0]["rotation"] = rotation
+    err, path = load_error(tmp_path, doc)
+    assert path in str(err) and "tiles[0].rotation" in str(err) and "[4, 1]" in str(err)
+
+
+def test_machine_placed_twice():
+    err = raises([("FF29", (1, 1), 0), ("FF29", (4, 1), 0)])
+    assert err.key == "machines[1].id" and err.cell == (4, 1)
+
+
+@pytest.mark.parametrize("tile, key", [
+    ({"kind": "pipe", "cell": [2, 2], "sides": ["N"]}, "tiles[0].sides"),
+    ({"kind": "pipe", "cell": [2, 2], "sides": ["N", "N"]}, "tiles[0].sides"),
+    ({"kind": "pipe", "cell": [2, 2], "sides": ["N", "NE"]}, "tiles[0].sides"),
+    ({"kind": "supply", "cell": [2, 2], "color": "black"}, "tiles[0].color"),
+    ({"kind": "supply", "cell": [2, 2]}, "tiles[0].color"),
+    ({"kind": "output", "cell": [2, 2], "color": "red"}, "tiles[0].color"),
+    ({"kind": "tank", "cell": [2, 2]}, "tiles[0].kind"),
+    ({"kind": "end", "cell": [2]}, "tiles[0].cell"),
+    ({"kind": "end", "cell": [2, True]}, "tiles[0].cell"),
+])
+def test_malformed_tiles(tile, key):
+    doc = layout_dict()
+    doc["tiles"] = [tile]
+    with pytest.raises(DocumentError) as info:
+        parse_layout(doc, "x.json")
+    assert info.value.key == key and str(info.value).startswith("x.json: ")
+
+
+@pytest.mark.parametrize("change, key", [
+    ({"ruleset": "factory-fun-3000"}, "ruleset"),
+    ({"board": "classic-Z"}, "board"),
+    ({"machines": {}}, "machines"),
+    ({"options": {"diagonal_intersection": "yes"}}, "options.diagonal_intersection"),
+])
+def test_malformed_documents(change, key):
+    doc = {**layout_dict(**FF29_OK), **change}
+    with pytest.raises(DocumentError) as info:
+        parse_layout(doc)
+    assert info.value.key == key
+
+
+def test_result_key_is_ignored():
+    doc = {**layout_dict(**FF29_OK), "result": {"total": 999}}
+    assert parse_layout(doc, "<test>") == make_layout(**FF29_OK)
+
+
+def test_not_json_and_missing_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ nope")
+    with pytest.raises(DocumentError, match="bad.json.*invalid JSON"):
+        load_layout(bad)
+    with pytest.raises(DocumentError, match="file not found"):
+        load_layout(tmp_path / "missing.json")
+
+
+# -- round trip ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("*.json") if p.name.startswith(("legal-", "illegal-", "rulebook-round"))))
+def test_round_trip(name):
+    layout = load_layout(EXAMPLES / name)
+    doc = layout.to_dict()
+    again = parse_layout(json.loads(json.dumps(doc)), str(EXAMPLES / name))
+    assert again == layout
+    assert again.to_dict() == doc
+    # the written form equals the file up to key order and pipe side order
+    original = json.loads((EXAMPLES / name).read_text())
+    for t in original["tiles"]:
+        if "sides" in t:
+            t["sides"] = sorted(t["sides"], key="NESW".index)
+    assert doc == original

@@ -1,0 +1,47 @@
+"""Feeds and loops (RULES.md 1, "Feeds and loops"): rule id feeds-cycle."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from builders import assert_legal, check, only, rules
+from models.check import check_layout
+from models.layout import load_layout
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
+
+# FF24 (W red 2, Sa orange 2, Nb out red 3) at (2,2): its red product runs round
+# (1,3) (1,2) (1,1) (2,1) back into its own red input W
+SELF_FEED = dict(
+    machines=[("FF24", (2, 2), 0)],
+    tiles=[("supply", (3, 2), "orange"), ("pipe", (1, 3), "S", "W"), ("pipe", (1, 2), "E", "W"),
+           ("pipe", (1, 1), "E", "S"), ("pipe", (2, 1), "N", "E")],
+)
+
+
+def test_machine_feeding_itself_is_illegal():
+    result = check(**SELF_FEED)
+    v = only(result, "feeds-cycle")
+    assert v.machines == ["FF24"] and v.cells == [(2, 2), (2, 3)] and "feeds itself" in v.message
+    assert rules(result) == ["feeds-cycle"]  # amounts alone are fine: 3 given, 2 taken
+
+
+def test_two_machines_feeding_each_other_is_illegal():
+    # FF35 orange->green and FF50 (turned 180) green+red->orange, each product feeding the other
+    result = check_layout(load_layout(EXAMPLES / "illegal-feeds-cycle-two-machines.json"))
+    v = only(result, "feeds-cycle")
+    assert v.machines == ["FF35", "FF50"] and v.cells == [(2, 2), (2, 3), (3, 1), (3, 2)]
+    assert "loop" in v.message
+
+
+def test_chains_without_a_way_back_are_legal():
+    # FF39 -> FF08, and FF04 + FF23 -> FF29: feeds, but no loop
+    assert_legal(check_layout(load_layout(EXAMPLES / "rulebook-round2.json")))
+    assert_legal(check_layout(load_layout(EXAMPLES / "legal-merge-1-and-1-to-2.json")))
+
+
+def test_breaking_the_self_feed_makes_it_legal():
+    # the product goes to a reservoir instead, the input gets a red supply
+    result = check(machines=[("FF24", (2, 2), 0)],
+                   tiles=[("supply", (3, 2), "orange"), ("output", (1, 3)), ("supply", (2, 1), "red")])
+    assert_legal(result)
