@@ -317,6 +317,100 @@ def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, boa
         _print_json(document)
 
 
+def _progress_printer(label: str):
+    """A progress callback printing (best, bound, gap, elapsed) at most once a second."""
+    import time
+
+    last = [0.0]
+
+    def progress(best: float, bound: float, elapsed: float) -> None:
+        if elapsed - last[0] < 1.0:
+            return
+        last[0] = elapsed
+        gap = f"{(bound - best) / abs(bound):.1%}" if bound else "-"
+        err_console.print(f"[dim]{label}: best {best:.0f}  bound {bound:.0f}  gap {gap}  {elapsed:.0f}s[/]")
+
+    return progress
+
+
+@main.command()
+@click.argument("sequence_path", type=click.Path(dir_okay=False))
+@click.option("--time-limit", default=600.0, show_default=True, help="Seconds for the whole plan.")
+@click.option("--workers", default=2, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the plan (a game document with result).")
+@CATALOG_OPTION
+@BOARDS_OPTION
+@JSON_OPTION
+@click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
+def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None,
+         catalog_path, boards_path, as_json: bool, show_final: bool) -> None:
+    """The best game for a known sequence of offered machines (taken and layout are ignored)."""
+    from models.game import load_game
+    from models.jsonio import write_json
+    from solver.plan import plan_game
+
+    game = load_game(sequence_path, catalog_path, boards_path)
+    result = plan_game(game, time_limit, workers, seed, progress=_progress_printer("target"),
+                       report=lambda text: err_console.print(text))
+    document = result.to_document()
+    if out_path:
+        write_json(out_path, document)
+        err_console.print(f"wrote {out_path}")
+    if as_json:
+        _print_json(document)
+        return
+    console.print(_replay_table(result.replay))
+    if show_final:
+        _draw(result.replay.final_layout)
+    gap = "-" if result.gap is None else f"{result.gap:.1%}"
+    console.print(f"final score [bold]{result.final_score}[/] (money {result.replay.money} + chain bonus "
+                  f"{result.replay.chain_bonus}); bound {result.bound}, gap {gap}, {result.status}"
+                  + (" (interrupted)" if result.interrupted else ""))
+
+
+@main.command()
+@click.argument("game_path", type=click.Path(dir_okay=False))
+@click.option("--plan", "plan_path", type=click.Path(dir_okay=False), help="Compare with this computed plan instead of solving one.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the HTML report here.")
+@click.option("--plan-out", "plan_out", type=click.Path(dir_okay=False), help="Also write the computed plan.")
+@click.option("--time-limit", default=600.0, show_default=True, help="Seconds for computing the plan.")
+@click.option("--workers", default=2, show_default=True)
+@click.option("--seed", default=0, show_default=True)
+@CATALOG_OPTION
+@BOARDS_OPTION
+@JSON_OPTION
+def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_out: str | None, time_limit: float,
+            workers: int, seed: int, catalog_path, boards_path, as_json: bool) -> None:
+    """Score a played game against the best plan for the same offered machines."""
+    from models.analysis import analysis_html, analysis_summary, analysis_table, compare_games, plan_result
+    from models.game import load_game
+    from models.jsonio import read_json, write_json
+
+    played = load_game(game_path, catalog_path, boards_path)
+    if plan_path:
+        best = load_game(plan_path, catalog_path, boards_path)
+        bound, status = plan_result(read_json(plan_path))
+    else:
+        from solver.plan import plan_game
+
+        result = plan_game(played, time_limit, workers, seed, progress=_progress_printer("plan"),
+                           report=lambda text: err_console.print(text))
+        best, bound, status = result.game, result.bound, result.status
+        if plan_out:
+            write_json(plan_out, result.to_document())
+            err_console.print(f"wrote {plan_out}")
+    analysis = compare_games(played, best, bound, status)
+    if out_path:
+        Path(out_path).write_text(analysis_html(analysis), encoding="utf-8")
+        err_console.print(f"wrote {out_path}")
+    if as_json:
+        _print_json(analysis.to_dict())
+        return
+    console.print(analysis_table(analysis))
+    console.print(analysis_summary(analysis))
+
+
 def _register_optional_commands() -> None:
     """Commands that live beside the solver; registered here so `factoryfun` lists them."""
     from models.benchmark_checker import bench_checker

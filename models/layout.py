@@ -155,12 +155,14 @@ class Layout:
     def machine_ids(self) -> list[str]:
         return [m.id for m in self.machines]
 
-    def with_parts(self, machines: tuple[MachinePlacement, ...] | None = None, tiles: tuple[Tile, ...] | None = None) -> "Layout":
+    def with_parts(self, machines: tuple[MachinePlacement, ...] | None = None, tiles: tuple[Tile, ...] | None = None,
+                   options: dict[str, Any] | None = None) -> "Layout":
+        """A copy with some parts replaced (a game's options apply to every round's layout)."""
         return Layout(
             ruleset=self.ruleset, board=self.board, catalog=self.catalog,
             machines=self.machines if machines is None else machines,
             tiles=self.tiles if tiles is None else tiles,
-            options=dict(self.options), source=self.source,
+            options=dict(self.options if options is None else options), source=self.source,
         )
 
     def to_dict(self) -> dict[str, Any]:

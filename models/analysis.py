@@ -1,0 +1,396 @@
+"""A played game set against the optimal plan for the same offered machines.
+
+Both games are replayed with the same engine (`replay_game`), so every number in
+the comparison is one the rest of the project would print for either game on its
+own; the analysis only lines the two replays up round by round. The played game
+may be illegal: its violations are kept per round and reported, never fatal,
+because "you broke a rule in round 4" is part of what a player wants to learn.
+
+The terminal view lives here (`analysis_table`, `analysis_summary`); the HTML
+page is in `report_html`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from .check import Violation
+from .errors import DocumentError
+from .game import Game
+from .layout import OPTION_DEFAULTS, Layout
+from .replay import ReplayResult, RoundReport, replay_game
+
+#: How many losing rounds "where it fell short" names at most.
+SHORTFALL_ROUNDS = 3
+
+
+# -- data -----------------------------------------------------------------------------
+@dataclass
+class GameRound:
+    """One game's side of a round: the replay's report plus the layout after it.
+
+    `changed` is kept apart from `report.built` because a round can change the
+    layout without a new machine (an illegal rebuild) and the pictures must show it.
+    """
+
+    report: RoundReport
+    layout: Layout
+    changed: bool
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def choice(self) -> str:
+        """The player's choice in words: what was taken and whether it was built."""
+        r = self.report
+        if r.taken is None:
+            return "took nothing"
+        return f"{r.taken} built" if r.built else f"{r.taken} not built"
+
+
+@dataclass
+class RoundComparison:
+    """One round of both games, side by side."""
+
+    number: int                 # 1-based
+    offered: list[str]
+    played: GameRound
+    best: GameRound
+    previous_gap: int           # played money - plan money before this round
+
+    @property
+    def gap(self) -> int:
+        """Played money minus plan money after this round (negative: behind the plan)."""
+        return self.played.report.money - self.best.report.money
+
+    @property
+    def change(self) -> int:
+        """What this round alone won (+) or lost (-) against the plan.
+
+        The running gap mixes every earlier round in; the change of the gap is
+        what points at the round where the money was actually lost.
+        """
+        return self.gap - self.previous_gap
+
+    @property
+    def same_choice(self) -> bool:
+        p, b = self.played.report, self.best.report
+        return p.taken == b.taken and p.built == b.built
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """One entry of "where it fell short": a round (or None for the chain bonus) and its loss."""
+
+    round: int | None
+    amount: int                 # money lost against the plan, positive
+    text: str
+
+
+@dataclass
+class Analysis:
+    """Everything the terminal table and the HTML page show."""
+
+    played_game: Game
+    best_game: Game
+    played: ReplayResult
+    best: ReplayResult
+    rounds: list[RoundComparison]
+    bound: int | None = None
+    status: str | None = None
+
+    @property
+    def played_score(self) -> int:
+        return self.played.final_score
+
+    @property
+    def best_score(self) -> int:
+        return self.best.final_score
+
+    @property
+    def score_gap(self) -> int:
+        """Played final score minus the plan's (negative: behind)."""
+        return self.played_score - self.best_score
+
+    @property
+    def share(self) -> float | None:
+        """Played score as a percentage of the plan's; None when the plan scores 0 or less
+        (a percentage of nothing says nothing)."""
+        if self.best_score <= 0:
+            return None
+        return 100.0 * self.played_score / self.best_score
+
+    @property
+    def plan_gap(self) -> int | None:
+        """How far the plan may still be from the true optimum: bound minus plan score."""
+        return None if self.bound is None else self.bound - self.best_score
+
+    @property
+    def proven_optimal(self) -> bool:
+        """The plan is known optimal when the planner says so or its bound is met."""
+        return (self.status or "").upper() == "OPTIMAL" or self.plan_gap == 0
+
+    @property
+    def plan_label(self) -> str:
+        """"optimum" only when proven; otherwise the honest "best plan"."""
+        return "optimum" if self.proven_optimal or (self.status is None and self.bound is None) else "best plan"
+
+    @property
+    def chain_difference(self) -> int:
+        return self.played.chain_bonus - self.best.chain_bonus
+
+    @property
+    def played_violations(self) -> list[tuple[int, Violation]]:
+        return self.played.violations
+
+    def shortfalls(self, limit: int = SHORTFALL_ROUNDS) -> list[Shortfall]:
+        """The rounds that lost most money against the plan (largest first), then the
+        chain-bonus difference at the end when the player has less."""
+        losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))[:limit]
+        out = [Shortfall(r.number, -r.change, _loss_reason(r)) for r in losing]
+        if self.chain_difference < 0:
+            out.append(Shortfall(None, -self.chain_difference,
+                                 f"chain bonus at the end: {self.played.chain_bonus} against {self.best.chain_bonus}"))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as plain JSON-able data (for --json style output)."""
+        return {
+            "played_score": self.played_score, "best_score": self.best_score, "share": self.share,
+            "bound": self.bound, "status": self.status, "plan_gap": self.plan_gap,
+            "chain_bonus": {"played": self.played.chain_bonus, "best": self.best.chain_bonus},
+            "rounds": [{
+                "round": r.number, "offered": r.offered,
+                "played": r.played.report.to_dict(), "best": r.best.report.to_dict(),
+                "gap": r.gap, "change": r.change,
+                "violations": [v.to_dict() for v in r.played.violations],
+            } for r in self.rounds],
+            "shortfalls": [{"round": s.round, "amount": s.amount, "text": s.text} for s in self.shortfalls()],
+        }
+
+
+def _loss_reason(r: RoundComparison) -> str:
+    """Why a round lost money, from the parts of the round's money change."""
+    p, b = r.played.report, r.best.report
+    parts: list[str] = []
+    if not r.same_choice:
+        parts.append(f"{r.played.choice} (plan: {r.best.choice})")
+    if p.penalty:
+        parts.append(f"penalty {p.penalty}")
+    if p.built and b.built and p.income != b.income:
+        parts.append(f"income {p.income} against {b.income}")
+    if p.cost > b.cost:
+        parts.append(f"build cost {p.cost} against {b.cost}")
+    return f"round {r.number}: " + ("; ".join(parts) if parts else "less money than the plan")
+
+
+# -- building the comparison ---------------------------------------------------------
+def _options(game: Game) -> dict[str, Any]:
+    return {**OPTION_DEFAULTS, **game.options}
+
+
+def check_comparable(played: Game, best: Game) -> None:
+    """Both games must be the same game: ruleset, board, options, start money, rounds and
+    the machines offered each round. Otherwise the comparison would be meaningless, so
+    refuse it with a one-line message naming the first difference."""
+    source = best.source
+    if played.ruleset.id != best.ruleset.id:
+        raise DocumentError(source, "ruleset", f"plan is for {best.ruleset.id}, the played game for {played.ruleset.id}")
+    if played.context.board.id != best.context.board.id:
+        raise DocumentError(source, "board", f"plan is on board {best.context.board.id}, the played game on {played.context.board.id}")
+    if _options(played) != _options(best):
+        raise DocumentError(source, "options", f"plan options {_options(best)} differ from the played game's {_options(played)}")
+    if played.start_money != best.start_money:
+        raise DocumentError(source, "start_money", f"plan starts with {best.start_money}, the played game with {played.start_money}")
+    if len(played.rounds) != len(best.rounds):
+        raise DocumentError(source, "rounds", f"plan has {len(best.rounds)} rounds, the played game {len(played.rounds)}")
+    for t, (p, b) in enumerate(zip(played.rounds, best.rounds)):
+        if Counter(p.offered) != Counter(b.offered):
+            raise DocumentError(source, f"rounds[{t}].offered",
+                                f"round {t + 1} offers {', '.join(b.offered)} in the plan "
+                                f"but {', '.join(p.offered)} in the played game")
+
+
+def _layouts(game: Game) -> list[Layout]:
+    """The layout after every round (a round without `layout` keeps the previous one)."""
+    layout, out = game.empty_layout(), []
+    for rnd in game.rounds:
+        layout = rnd.layout if rnd.layout is not None else layout
+        out.append(layout)
+    return out
+
+
+def _changed(before: Layout, after: Layout) -> bool:
+    return Counter(before.machines) != Counter(after.machines) or Counter(before.tiles) != Counter(after.tiles)
+
+
+def _sides(game: Game, result: ReplayResult) -> list[GameRound]:
+    by_round: dict[int, list[Violation]] = {}
+    for number, violation in result.violations:
+        by_round.setdefault(number, []).append(violation)
+    before = game.empty_layout()
+    sides = []
+    for report, layout in zip(result.rounds, _layouts(game)):
+        sides.append(GameRound(report, layout, _changed(before, layout), by_round.get(report.number, [])))
+        before = layout
+    return sides
+
+
+def compare_games(played: Game, best: Game, best_bound: int | None = None, best_status: str | None = None) -> Analysis:
+    """Replay both games and line them up round by round.
+
+    Raises DocumentError when the two are not the same game (see `check_comparable`).
+    """
+    check_comparable(played, best)
+    played_result, best_result = replay_game(played), replay_game(best)
+    rounds: list[RoundComparison] = []
+    previous_gap = 0   # both start with the same money
+    for p, b in zip(_sides(played, played_result), _sides(best, best_result)):
+        comparison = RoundComparison(p.report.number, list(b.report.offered), p, b, previous_gap)
+        rounds.append(comparison)
+        previous_gap = comparison.gap
+    return Analysis(played, best, played_result, best_result, rounds, best_bound, best_status)
+
+
+def plan_result(document: Any) -> tuple[int | None, str | None]:
+    """(bound, status) from a plan document's "result" block, which `parse_game`
+    ignores on input; missing or malformed values give None rather than an error
+    because the bound is only decoration for the comparison."""
+    result = document.get("result") if isinstance(document, dict) else None
+    if not isinstance(result, dict):
+        return None, None
+    bound, status = result.get("bound"), result.get("status")
+    bound = bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    return bound, status if isinstance(status, str) else None
+
+
+# -- terminal view --------------------------------------------------------------------
+def signed(value: int) -> str:
+    """+3 / -3 / 0: a difference always shows its sign."""
+    return f"{value:+d}" if value else "0"
+
+
+def tone(value: int | float) -> str:
+    """Rich style of a difference: losses red, gains green, even plain."""
+    return "bold red" if value < 0 else "bold green" if value > 0 else "dim"
+
+
+def _choice_text(side: GameRound) -> Text:
+    r = side.report
+    if r.taken is None:
+        return Text("-", style="dim")
+    text = Text(r.taken, style="bold" if r.built else "")
+    if not r.built:
+        text.append(" not built", style="red")
+    return text
+
+
+def _money_parts(r: RoundReport) -> str:
+    """income - cost - penalty, only the parts that are not zero."""
+    parts = []
+    if r.income:
+        parts.append(f"+{r.income}")
+    if r.cost:
+        parts.append(f"-{r.cost}")
+    if r.penalty:
+        parts.append(f"-{r.penalty} pen.")
+    return " ".join(parts) or "0"
+
+
+def analysis_table(analysis: Analysis) -> Table:
+    """Per-round table: offers, both choices, money movement, both money totals and
+    the difference, coloured so the losing rounds jump out."""
+    table = Table(title=f"played game vs {analysis.plan_label}", title_style="bold", header_style="bold")
+    table.add_column("rnd", justify="right")
+    table.add_column("offered")
+    table.add_column("you took")
+    table.add_column("plan took")
+    table.add_column("you +/-", justify="right")
+    table.add_column("plan +/-", justify="right")
+    table.add_column("you $", justify="right")
+    table.add_column("plan $", justify="right")
+    table.add_column("gap", justify="right")
+    table.add_column("this rnd", justify="right")
+    table.add_column("notes", overflow="fold")
+    for r in analysis.rounds:
+        notes = Text()
+        if r.played.violations:
+            notes.append(f"{len(r.played.violations)} violation(s)", style="bold red")
+        if r.best.violations:
+            notes.append(("; " if notes else "") + f"plan: {len(r.best.violations)} violation(s)", style="magenta")
+        table.add_row(
+            str(r.number), " ".join(r.offered), _choice_text(r.played), _choice_text(r.best),
+            _money_parts(r.played.report), _money_parts(r.best.report),
+            str(r.played.report.money), str(r.best.report.money),
+            Text(signed(r.gap), style=tone(r.gap)), Text(signed(r.change), style=tone(r.change)), notes,
+        )
+    table.add_section()
+    chain = analysis.chain_difference
+    table.add_row("", "chain bonus", "", "", "", "", str(analysis.played.chain_bonus), str(analysis.best.chain_bonus),
+                  "", Text(signed(chain), style=tone(chain)), "")
+    table.add_row("", Text("final score", style="bold"), "", "", "", "", Text(str(analysis.played_score), style="bold"),
+                  Text(str(analysis.best_score), style="bold"), Text(signed(analysis.score_gap), style=tone(analysis.score_gap)), "", "")
+    return table
+
+
+def share_text(analysis: Analysis) -> str:
+    return "n/a" if analysis.share is None else f"{analysis.share:.1f}%"
+
+
+def bound_text(analysis: Analysis) -> str | None:
+    """"bound 30 (plan gap 4), FEASIBLE" or None when the planner gave neither."""
+    if analysis.bound is None and analysis.status is None:
+        return None
+    parts = []
+    if analysis.bound is not None:
+        parts.append(f"bound {analysis.bound} (plan gap {analysis.plan_gap})")
+    if analysis.status:
+        parts.append(analysis.status)
+    return ", ".join(parts)
+
+
+def analysis_summary(analysis: Analysis) -> Group:
+    """Scores, share of the optimum, bound and gap, where it fell short, violations."""
+    lines: list[Text] = []
+    head = Text()
+    head.append("your score ", style="bold")
+    head.append(str(analysis.played_score), style="bold")
+    head.append(f"   {analysis.plan_label} ", style="bold")
+    head.append(str(analysis.best_score), style="bold")
+    head.append("   share ")
+    head.append(share_text(analysis), style=tone(analysis.score_gap) if analysis.score_gap > 0 else "bold")
+    head.append("   difference ")
+    head.append(signed(analysis.score_gap), style=tone(analysis.score_gap))
+    lines.append(head)
+    bound = bound_text(analysis)
+    if bound:
+        lines.append(Text(bound, style="dim"))
+    shortfalls = analysis.shortfalls()
+    if shortfalls:
+        lines.append(Text("where it fell short:", style="bold"))
+        for s in shortfalls:
+            line = Text("  ")
+            line.append(f"-{s.amount}", style="bold red")
+            line.append(f"  {s.text}")
+            lines.append(line)
+    elif analysis.score_gap >= 0:
+        lines.append(Text("no round lost money against the plan", style="green"))
+    for number, violation in analysis.played_violations:
+        lines.append(Text(f"round {number}: {violation.rule}: {violation.message}", style="bold red"))
+    if analysis.played_violations:
+        lines.append(Text("the played game is illegal", style="bold red"))
+    if analysis.best.violations:
+        lines.append(Text(f"the plan itself has {len(analysis.best.violations)} violation(s)", style="magenta"))
+    return Group(*lines)
+
+
+def analysis_html(analysis: Analysis, title: str | None = None) -> str:
+    """The standalone HTML report (see `report_html`); imported lazily because the
+    page module builds on this one."""
+    from .report_html import analysis_html as render
+
+    return render(analysis, title)

@@ -1,0 +1,200 @@
+"""The played-game-versus-plan analysis: numbers, refusals, terminal and HTML views.
+
+The two games in tests/data/analysis-*.json are small and legal (checked with
+`factoryfun replay`): the plan is the rulebook game plus a third round; the
+player builds round 1 one pipe dearer, takes FF08 in round 2 without building it
+and builds the same FF55 in round 3.
+"""
+from __future__ import annotations
+
+import copy
+import io
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from models.analysis import analysis_html, analysis_summary, analysis_table, compare_games, plan_result
+from models.errors import DocumentError
+from models.game import parse_game
+from models.jsonio import read_json
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def documents() -> tuple[dict[str, Any], dict[str, Any]]:
+    return read_json(DATA / "analysis-played.json"), read_json(DATA / "analysis-best.json")
+
+
+def analyse(played_doc: dict[str, Any], best_doc: dict[str, Any]):
+    bound, status = plan_result(best_doc)
+    return compare_games(parse_game(played_doc, "played.json"), parse_game(best_doc, "best.json"), bound, status)
+
+
+@pytest.fixture(scope="module")
+def analysis():
+    return analyse(*documents())
+
+
+class _Counter(HTMLParser):
+    """Checks that tags nest, counts SVGs inside <figure> (the layout pictures) and
+    list items inside the red violation lists."""
+
+    VOID = {"meta", "br", "img", "hr", "input", "link"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[str, str]] = []   # (tag, class)
+        self.figure_svgs = 0
+        self.red_items = 0
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        tags = {t for t, _ in self.stack}
+        classes = {c for _, cls in self.stack for c in cls.split()}
+        if tag == "svg" and "figure" in tags:
+            self.figure_svgs += 1
+        if tag == "li" and classes & {"violations", "rv"}:
+            self.red_items += 1
+        if tag not in self.VOID:
+            self.stack.append((tag, dict(attrs).get("class") or ""))
+
+    def handle_startendtag(self, tag: str, attrs) -> None:
+        """Self-closing SVG elements open nothing."""
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.stack and self.stack[-1][0] == tag, f"</{tag}> closes {self.stack[-1] if self.stack else None}"
+        self.stack.pop()
+
+
+def parse_html(page: str) -> _Counter:
+    parser = _Counter()
+    parser.feed(page)
+    parser.close()
+    assert parser.stack == [], f"unclosed tags: {parser.stack}"
+    return parser
+
+
+def test_per_round_money_and_differences(analysis) -> None:
+    assert [r.played.report.money for r in analysis.rounds] == [7, 2, 5]
+    assert [r.best.report.money for r in analysis.rounds] == [8, 13, 16]
+    assert [r.gap for r in analysis.rounds] == [-1, -11, -11]
+    assert [r.change for r in analysis.rounds] == [-1, -10, 0]
+    assert [(r.played.report.cost, r.best.report.cost) for r in analysis.rounds] == [(4, 3), (0, 3), (2, 2)]
+    assert analysis.rounds[1].played.report.penalty == 5
+    assert analysis.rounds[1].played.choice == "FF08 not built"
+    assert not analysis.rounds[1].same_choice and analysis.rounds[2].same_choice
+    assert [r.played.changed for r in analysis.rounds] == [True, False, True]
+
+
+def test_final_scores_share_bound(analysis) -> None:
+    assert (analysis.played_score, analysis.best_score) == (5, 26)
+    assert analysis.share == pytest.approx(100 * 5 / 26)
+    assert (analysis.bound, analysis.status, analysis.plan_gap) == (26, "OPTIMAL", 0)
+    assert analysis.plan_label == "optimum"
+    assert analysis.chain_difference == -10
+
+
+def test_where_it_fell_short(analysis) -> None:
+    short = analysis.shortfalls()
+    assert [(s.round, s.amount) for s in short] == [(2, 10), (1, 1), (None, 10)]
+    assert "penalty 5" in short[0].text and "build cost 4 against 3" in short[1].text
+
+
+def test_same_game_is_the_whole_optimum() -> None:
+    _, best = documents()
+    same = analyse(best, best)
+    assert same.share == pytest.approx(100.0)
+    assert all(r.gap == 0 and r.change == 0 for r in same.rounds)
+    assert same.shortfalls() == []
+
+
+def test_plan_without_bound_is_best_plan_when_status_feasible() -> None:
+    played, best = documents()
+    best["result"] = {"status": "FEASIBLE", "bound": 30}
+    a = analyse(played, best)
+    assert (a.plan_gap, a.plan_label) == (4, "best plan")
+    del best["result"]
+    assert analyse(played, best).bound is None
+
+
+def test_mismatched_offer_names_the_round() -> None:
+    played, best = documents()
+    played["rounds"][1]["offered"] = ["FF08", "FF44"]
+    with pytest.raises(DocumentError, match=r"round 2 offers") as info:
+        analyse(played, best)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("board", "classic-B", "board"),
+    ("start_money", 3, "starts with"),
+])
+def test_mismatched_game_settings(key: str, value: Any, words: str) -> None:
+    played, best = documents()
+    played[key] = value
+    with pytest.raises(DocumentError, match=words):
+        analyse(played, best)
+
+
+def test_round_count_mismatch() -> None:
+    played, best = documents()
+    played["rounds"] = played["rounds"][:2]
+    with pytest.raises(DocumentError, match="rounds"):
+        analyse(played, best)
+
+
+def illegal_played() -> dict[str, Any]:
+    """Round 3 without the output reservoir: FF55's output is a loose end."""
+    played, _ = documents()
+    bad = copy.deepcopy(played)
+    layout = bad["rounds"][2]["layout"]
+    layout["tiles"] = [t for t in layout["tiles"] if t["cell"] != [2, 4]]
+    return bad
+
+
+def test_illegal_played_game_keeps_violations_per_round() -> None:
+    _, best = documents()
+    a = analyse(illegal_played(), best)
+    assert a.played_violations and {n for n, _ in a.played_violations} == {3}
+    assert a.rounds[2].played.violations and not a.rounds[0].played.violations
+    assert a.rounds[2].played.report.money == 6     # one reservoir cheaper: still compared
+    page = parse_html(analysis_html(a))
+    assert page.red_items == 2 * len(a.played_violations)   # listed at the top and under the picture
+
+
+def test_html_is_standalone_with_two_pictures_per_changed_round(analysis) -> None:
+    page_text = analysis_html(analysis)
+    page = parse_html(page_text)
+    changed = sum(r.played.changed or r.best.changed for r in analysis.rounds)
+    assert page.figure_svgs == 2 * changed == 6
+    assert "<script" not in page_text and "http://" not in page_text.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert "19.2%" in page_text and "26" in page_text
+
+
+def test_html_quiet_round_has_no_pictures() -> None:
+    played, best = documents()
+    for doc in (played, best):
+        doc["rounds"].append({"offered": ["FF01", "FF02"], "taken": None})
+    a = analyse(played, best)
+    page_text = analysis_html(a)
+    assert parse_html(page_text).figure_svgs == 6
+    assert "Neither layout changed" in page_text
+
+
+def render_terminal(a) -> str:
+    console = Console(record=True, width=160, file=io.StringIO(), force_terminal=True, color_system="standard")
+    console.print(analysis_table(a))
+    console.print(analysis_summary(a))
+    return console.export_text(styles=True)
+
+
+def test_terminal_views_colour_losses_red_and_gains_green(analysis) -> None:
+    text = render_terminal(analysis)
+    assert "19.2%" in text and "where it fell short" in text
+    assert "\x1b[1;31m-11" in text            # the running gap, red
+    _, best = documents()
+    gained = render_terminal(analyse(illegal_played(), best))
+    assert "\x1b[1;32m" in gained and "+1" in gained   # round 3 cost one less than the plan
+    assert "the played game is illegal" in gained
