@@ -1,0 +1,69 @@
+"""The planner: short sequences with obvious optima, and plans that always replay legally."""
+from __future__ import annotations
+
+import pytest
+
+from models.catalog import load_catalog
+from models.game import parse_game
+from models.replay import replay_game
+from models.rulesets import get_ruleset
+from models.sequence import random_sequence
+from solver.plan import plan_game
+
+FF = get_ruleset("factory-fun")
+
+
+def sequence(*offers, start_money=2):
+    return parse_game({"ruleset": "factory-fun", "board": "classic-A", "start_money": start_money,
+                       "rounds": [{"offered": list(o)} for o in offers]}, "sequence.json")
+
+
+def test_a_single_machine_is_taken_and_built_beside_its_tanks():
+    """FF43: orange 2 in, orange 1 out, income 5: supply + reservoir = 2, so 2 + 5 - 2 = 5."""
+    result = plan_game(sequence(["FF43"]), time_limit=20, seed=1)
+    assert result.replay.legal
+    assert [r.taken for r in result.game.rounds] == ["FF43"]
+    assert result.final_score == 5
+    assert result.bound == 5 and result.status == "OPTIMAL"
+
+
+def test_take_the_best_machine_of_the_offer():
+    """FF43 (+3 net) against FF35 (income 1, net -1): take FF43."""
+    result = plan_game(sequence(["FF35", "FF43"]), time_limit=20, seed=1)
+    assert [r.taken for r in result.game.rounds] == ["FF43"]
+    assert result.final_score == 5
+
+
+def test_skipping_is_right_when_a_machine_costs_more_than_it_earns():
+    """FF35 earns 1 and needs a supply and a reservoir (2): taking nothing keeps money 2."""
+    result = plan_game(sequence(["FF35"]), time_limit=20, seed=1)
+    assert [r.taken for r in result.game.rounds] == [None]
+    assert result.final_score == 2 and result.bound == 2
+
+
+def test_the_money_floor_forbids_a_build():
+    """With money 1, FF35 (income 1, cost 2) would leave 0: it may not be built."""
+    result = plan_game(sequence(["FF35"], ["FF43"], start_money=1), time_limit=20, seed=1)
+    assert result.replay.legal
+    assert result.game.rounds[0].taken is None
+    assert result.game.rounds[1].taken == "FF43"
+    assert result.replay.rounds[0].money == 1
+
+
+def test_the_bound_is_never_below_the_plan():
+    result = plan_game(sequence(["FF39"], ["FF08"]), time_limit=20, seed=1)
+    assert result.replay.legal
+    assert result.bound is not None and result.final_score <= result.bound
+    assert result.final_score >= 2 + 9 - 3  # at least the first machine alone
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_random_sequences_replay_legally(seed):
+    catalog = load_catalog(FF)
+    document = random_sequence(FF, catalog, "classic-A", seed, players=2, rounds=3)
+    result = plan_game(parse_game(document, "random.json"), time_limit=15, seed=seed)
+    again = replay_game(parse_game(result.to_document(), "plan.json"))
+    assert again.legal
+    assert again.final_score == result.final_score
+    assert result.final_score <= result.bound
+    assert all(len([m for m in r.offered if m == r.taken]) <= 1 for r in result.game.rounds)
