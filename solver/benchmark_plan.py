@@ -1,0 +1,75 @@
+"""Plan benchmark: solo and 3-offer 10-round sequences on classic-A.
+
+Writes results/plan.csv and a summary results/plan.md. The planner returns one
+legal plan when its time is up, so "a legal plan within 60 s" is measured by a
+run with a 60 s limit. Run:
+    python -m solver.benchmark_plan --time-limit 60 --time-limit 600 --seeds 1 2 3
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+import pandas as pd
+
+from models.catalog import load_catalog
+from models.game import parse_game
+from models.rulesets import get_ruleset
+from models.sequence import random_sequence
+
+from .plan import plan_game
+
+
+def plan_row(kind: str, seed: int, players: int, solo: bool, time_limit: float, workers: int) -> dict:
+    ruleset = get_ruleset("factory-fun")
+    document = random_sequence(ruleset, load_catalog(ruleset), "classic-A", seed, players=players, solo=solo)
+    game = parse_game(document, f"{kind}-seed{seed}")
+    start = time.monotonic()
+    result = plan_game(game, time_limit=time_limit, workers=workers, seed=seed)
+    seconds = time.monotonic() - start
+    return {
+        "instance": f"{kind}-seed{seed}", "kind": kind, "seed": seed, "rounds": len(game.rounds),
+        "offers_per_round": 1 if solo else players, "time_limit": time_limit, "workers": workers,
+        "seconds": round(seconds, 1), "legal": result.replay.legal,
+        "final_score": result.final_score, "bound": result.bound,
+        "gap": None if result.gap is None else round(result.gap, 4), "proved": result.status == "OPTIMAL",
+        "target_status": result.target_status,
+        "taken": " ".join(r.taken or "-" for r in result.game.rounds),
+    }
+
+
+def summary(frame: pd.DataFrame, command: str) -> str:
+    lines = ["# Plan benchmark", "", f"Command: `{command}`", "",
+             frame.drop(columns=["taken"]).to_markdown(index=False), ""]
+    for (kind, limit), group in frame.groupby(["kind", "time_limit"]):
+        lines.append(f"- {kind}, {limit:g} s: {int(group['legal'].sum())}/{len(group)} legal, median gap {group['gap'].median():.1%}, max gap {group['gap'].max():.1%}, "
+                     f"median seconds {group['seconds'].median():.0f}, {int(group['proved'].sum())}/{len(group)} proved")
+    return "\n".join(lines) + "\n"
+
+
+@click.command()
+@click.option("--time-limit", "time_limits", multiple=True, type=float, default=(600.0,), show_default=True)
+@click.option("--workers", default=2, show_default=True)
+@click.option("--seeds", multiple=True, type=int, default=(1, 2, 3), show_default=True)
+@click.option("--out-dir", default="results", show_default=True)
+def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str) -> None:
+    rows = []
+    for time_limit in time_limits:
+        for seed in seeds:
+            for kind, players, solo in (("solo", 1, True), ("offer3", 3, False)):
+                row = plan_row(kind, seed, players, solo, time_limit, workers)
+                click.echo(f"{row['instance']} ({time_limit:g} s): final {row['final_score']} bound {row['bound']} "
+                           f"gap {row['gap']} in {row['seconds']}s")
+                rows.append(row)
+    frame = pd.DataFrame(rows)
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    frame.to_csv(Path(out_dir) / "plan.csv", index=False)
+    limits = " ".join(f"--time-limit {t:g}" for t in time_limits)
+    command = f"python -m solver.benchmark_plan {limits} --workers {workers} --seeds {' '.join(map(str, seeds))}"
+    (Path(out_dir) / "plan.md").write_text(summary(frame, command), encoding="utf-8")
+    click.echo(f"wrote {out_dir}/plan.csv and {out_dir}/plan.md")
+
+
+if __name__ == "__main__":
+    main()
