@@ -8,16 +8,14 @@ because one HTML document holds many SVGs).
 """
 from __future__ import annotations
 
-import re
+
 from html import escape
 
 from .analysis import Analysis, GameRound, RoundComparison, bound_text, share_text, signed
 from .layout import Layout
 from .render import layout_svg
-from .render.svg import LEGEND_WIDTH, TOP, legend_height
+from .render.svg import legend_svg
 
-_SIZE = re.compile(r'<svg([^>]*?) width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)" viewBox="[^"]*"')
-_ID = re.compile(r'\sid="([^"]+)"')
 
 CSS = """
 :root { --loss: #c62828; --gain: #2e7d32; --ink: #222; --muted: #6b6b6b; --line: #e2ddd2; --paper: #faf8f3; }
@@ -68,31 +66,10 @@ figcaption b { font-size: 15px; }
 
 
 # -- pictures -------------------------------------------------------------------------
-def _inline_svg(svg: str, prefix: str, keep_legend: bool = False) -> str:
-    """An SVG document made fit to sit inside HTML: no XML declaration, ids prefixed
-    (many pictures share `layout_svg`'s ids), and the legend cropped off unless wanted."""
-    svg = svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
-    for name in set(_ID.findall(svg)):
-        svg = re.sub(rf'(\s)id="{re.escape(name)}"', rf'\1id="{prefix}-{name}"', svg)
-        svg = svg.replace(f"url(#{name})", f"url(#{prefix}-{name})").replace(f'href="#{name}"', f'href="#{prefix}-{name}"')
-    match = _SIZE.search(svg)
-    if match is None or keep_legend:
-        return svg
-    width, height = float(match.group(2)), float(match.group(3))
-    crop = width - LEGEND_WIDTH - 12
-    return svg[:match.start()] + (f'<svg{match.group(1)} width="{crop:.0f}" height="{height:.0f}" '
-                                  f'viewBox="0 0 {crop:.0f} {height:.0f}"') + svg[match.end():]
-
-
-def _legend_svg(layout: Layout) -> str:
-    """The legend of one full picture, cropped out, shown once for the whole page."""
-    svg = _inline_svg(layout_svg(layout, " "), "legend", keep_legend=True)
-    match = _SIZE.search(svg)
-    assert match is not None
-    width = float(match.group(2))
-    x, w, h = width - LEGEND_WIDTH - 12, LEGEND_WIDTH, legend_height() + 20
-    return svg[:match.start()] + (f'<svg{match.group(1)} width="{w:.0f}" height="{h:.0f}" '
-                                  f'viewBox="{x:.0f} {TOP - 16} {w:.0f} {h:.0f}"') + svg[match.end():]
+def _inline_svg(svg: str) -> str:
+    """An SVG document made fit to sit inside HTML: no XML declaration. (Its only id,
+    the hatch pattern of blocked cells, is the same definition in every picture.)"""
+    return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
 
 
 # -- pieces of text -------------------------------------------------------------------
@@ -201,10 +178,10 @@ def _table(a: Analysis) -> str:
     return f'<h2>Round by round</h2><table class="rounds">{head}{"".join(rows)}</table>{key}'
 
 
-def _figure(side: GameRound, who: str, number: int, prefix: str) -> str:
+def _figure(side: GameRound, who: str, number: int) -> str:
     r = side.report
     cells = sorted({tuple(c) for v in side.violations for c in v.cells})
-    svg = _inline_svg(layout_svg(side.layout, f"{who} after round {number}", cells), prefix)
+    svg = _inline_svg(layout_svg(side.layout, f"{who} after round {number}", cells, legend=False))
     tag = "" if side.changed else '<span class="tag">unchanged</span>'
     caption = (f"<b>{escape(who)}</b>{tag}<br>{_choice(side)} &middot; build cost {r.cost} &middot; "
                f"money after the round <b>{r.money}</b>")
@@ -220,7 +197,7 @@ def _round_section(r: RoundComparison) -> str:
     if not (r.played.changed or r.best.changed or r.played.violations):
         return (f'<section class="round quiet"><header>{title}</header>'
                 f"Neither layout changed: you {_choice(r.played)}, the plan {_choice(r.best)}.</section>")
-    pair = _figure(r.played, "You", r.number, f"r{r.number}p") + _figure(r.best, "Plan", r.number, f"r{r.number}b")
+    pair = _figure(r.played, "You", r.number) + _figure(r.best, "Plan", r.number)
     return f'<section class="round"><header>{title}</header><div class="pair">{pair}</div></section>'
 
 
@@ -229,7 +206,7 @@ def analysis_html(analysis: Analysis, title: str | None = None) -> str:
     short; violations; the per-round table; then both layouts of every round that
     changed anything, side by side."""
     page_title = title or f"Factory Fun: your game vs the {analysis.plan_label}"
-    legend = (f'<div class="legend">{_legend_svg(analysis.best.final_layout)}</div>'
+    legend = (f'<div class="legend">{_inline_svg(legend_svg(analysis.best.final_layout))}</div>'
               if any(r.played.changed or r.best.changed for r in analysis.rounds) else "")
     body = "".join([
         _header(analysis), _shortfalls(analysis), _violations(analysis), _table(analysis),

@@ -344,12 +344,18 @@ def legend_height() -> int:
 
 
 # -- whole pictures -------------------------------------------------------------------
-def render_scene(scene: Scene, title: str) -> str:
-    """The SVG document of a prepared scene."""
+def _document(layers: list[str], width: float, height: float) -> str:
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            + _el("svg", "\n".join(layers), xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
+                  viewBox=f"0 0 {width:.0f} {height:.0f}"))
+
+
+def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
+    """The SVG document of a prepared scene; without the legend when pictures share one."""
     plot = _plot(scene.board)
     board_w, board_h = plot.size()
-    width = board_w + 24 + LEGEND_WIDTH
-    height = max(board_h, TOP + legend_height()) + 24
+    width = board_w + 24 + (LEGEND_WIDTH if legend else 0)
+    height = max(board_h, TOP + legend_height() if legend else 0) + 24
     machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}
     at = scene.machine_at()
     for port in scene.ports:
@@ -365,11 +371,16 @@ def render_scene(scene: Scene, title: str) -> str:
         _el("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
         _el("g", "".join(_machine(plot, m, machine_ports[m.index]) for m in scene.machines), class_="machines"),
         _el("g", "".join(_highlight(plot, c) for c in sorted(scene.highlights)), class_="highlights"),
-        _legend(scene, board_w + 24, TOP),
     ]
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            + _el("svg", "\n".join(layers), xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
-                  viewBox=f"0 0 {width:.0f} {height:.0f}"))
+    if legend:
+        layers.append(_legend(scene, board_w + 24, TOP))
+    return _document(layers, width, height)
+
+
+def legend_svg(layout: Layout) -> str:
+    """The legend alone (with the layout's colours), for pages that show many pictures."""
+    scene = layout_scene(layout, ())
+    return _document([_defs(), _legend(scene, 12, 16)], LEGEND_WIDTH, legend_height() + 24)
 
 
 def board_svg(board: Board) -> str:
@@ -377,8 +388,8 @@ def board_svg(board: Board) -> str:
     return render_scene(board_scene(board), f"Board {board.id}")
 
 
-def layout_svg(layout: Layout, title: str | None = None, highlight_cells=()) -> str:
+def layout_svg(layout: Layout, title: str | None = None, highlight_cells=(), legend: bool = True) -> str:
     """A layout: machines, ports, pipes in network colours, tanks; `highlight_cells`
     (e.g. rule violations) outlined in red."""
     default = f"{layout.ruleset.id} - board {layout.board.id} - {len(layout.machines)} machines"
-    return render_scene(layout_scene(layout, highlight_cells), title or default)
+    return render_scene(layout_scene(layout, highlight_cells), title or default, legend)
