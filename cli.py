@@ -25,6 +25,11 @@ RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", 
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (FORMATS.md).")
 
 
+def document_options(command):
+    """--catalog, --boards and --json: every command that reads a layout or game takes them."""
+    return CATALOG_OPTION(BOARDS_OPTION(JSON_OPTION(command)))
+
+
 class FactoryfunGroup(click.Group):
     """Turns domain errors into one clear line and exit code 2 for every command."""
 
@@ -164,9 +169,7 @@ def _score_table(score) -> Table:
 
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
-@CATALOG_OPTION
-@BOARDS_OPTION
-@JSON_OPTION
+@document_options
 @click.option("--quiet", is_flag=True, help="No drawing, only the verdict.")
 def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: bool) -> None:
     """Check a layout against every rule. Exit 0 legal, 1 illegal, 2 unreadable."""
@@ -190,9 +193,7 @@ def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: boo
 
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
-@CATALOG_OPTION
-@BOARDS_OPTION
-@JSON_OPTION
+@document_options
 def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
     """Static score of a layout: income, cost by tile kind, chain bonus per input, total."""
     from models.check import check_layout
@@ -242,9 +243,7 @@ def _replay_table(result) -> Table:
 
 @main.command()
 @click.argument("game_path", type=click.Path(dir_okay=False))
-@CATALOG_OPTION
-@BOARDS_OPTION
-@JSON_OPTION
+@document_options
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the game with its result to this file.")
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, show_final: bool) -> None:
@@ -339,9 +338,7 @@ def _progress_printer(label: str):
 @click.option("--workers", default=2, show_default=True)
 @click.option("--seed", default=0, show_default=True)
 @click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the plan (a game document with result).")
-@CATALOG_OPTION
-@BOARDS_OPTION
-@JSON_OPTION
+@document_options
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None,
          catalog_path, boards_path, as_json: bool, show_final: bool) -> None:
@@ -377,9 +374,7 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
 @click.option("--time-limit", default=600.0, show_default=True, help="Seconds for computing the plan.")
 @click.option("--workers", default=2, show_default=True)
 @click.option("--seed", default=0, show_default=True)
-@CATALOG_OPTION
-@BOARDS_OPTION
-@JSON_OPTION
+@document_options
 def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_out: str | None, time_limit: float,
             workers: int, seed: int, catalog_path, boards_path, as_json: bool) -> None:
     """Score a played game against the best plan for the same offered machines."""
