@@ -289,16 +289,15 @@ def _choice_text(side: GameRound) -> Text:
     return text
 
 
+def money_moves(r: RoundReport) -> list[tuple[str, int]]:
+    """The round's money movements that are not zero: income (+), build (-), penalty (-)."""
+    moves = [("income", r.income), ("build", -r.cost), ("penalty", -r.penalty)]
+    return [(kind, value) for kind, value in moves if value]
+
+
 def _money_parts(r: RoundReport) -> str:
-    """income - cost - penalty, only the parts that are not zero."""
-    parts = []
-    if r.income:
-        parts.append(f"+{r.income}")
-    if r.cost:
-        parts.append(f"-{r.cost}")
-    if r.penalty:
-        parts.append(f"-{r.penalty} pen.")
-    return " ".join(parts) or "0"
+    short = {"income": "", "build": "", "penalty": " pen."}
+    return " ".join(f"{signed(value)}{short[kind]}" for kind, value in money_moves(r)) or "0"
 
 
 def analysis_table(analysis: Analysis) -> Table:

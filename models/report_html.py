@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .analysis import Analysis, GameRound, RoundComparison, bound_text, share_text, signed
+from .analysis import Analysis, GameRound, RoundComparison, bound_text, money_moves, share_text, signed
 from .layout import Layout
 from .render import layout_svg
 from .render.svg import legend_svg
@@ -92,14 +92,10 @@ def _choice(side: GameRound) -> str:
 
 
 def _money_parts(side: GameRound) -> str:
-    r = side.report
     parts = []
-    if r.income:
-        parts.append(f"+{r.income} income")
-    if r.cost:
-        parts.append(f"&minus;{r.cost} build")
-    if r.penalty:
-        parts.append(f'<span class="skip">&minus;{r.penalty} penalty</span>')
+    for kind, value in money_moves(side.report):
+        text = f"{'+' if value > 0 else '&minus;'}{abs(value)} {kind}"
+        parts.append(f'<span class="skip">{text}</span>' if kind == "penalty" else text)
     return ", ".join(parts) or '<span class="even">&ndash;</span>'
 
 
