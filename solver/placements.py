@@ -102,6 +102,7 @@ def diagonal_pieces(ruleset: Ruleset, board: Board) -> list[Piece]:
     """The two pipes of every possible diagonal intersection tile."""
     geometry = ruleset.geometry
     out: list[Piece] = []
+    seen: set[frozenset] = set()
     for anchor in sorted(board.cells):
         for steps, rotation in enumerate(geometry.rotation_values):
             cells = DIAGONAL.cells(geometry, anchor, steps)
@@ -109,6 +110,10 @@ def diagonal_pieces(ruleset: Ruleset, board: Board) -> list[Piece]:
                 continue
             pipes = [tuple(DIAGONAL.locate(geometry, anchor, steps, pos) for pos in pipe) for pipe in DIAGONAL_PIPES]
             body = set(cells)
+            key = frozenset(frozenset(pipe) for pipe in pipes)
+            if key in seen:  # a half-turn gives the same physical tile
+                continue
+            seen.add(key)
             if all(_port_faces_board(board, slot, body) for pipe in pipes for slot in pipe):
                 tile = ("diagonal", anchor, rotation)
                 out.extend(Piece(pipe, tuple(cells), tile) for pipe in pipes)

@@ -1,0 +1,158 @@
+"""Benchmark of the static solver on a fixed instance set: results/static.csv and results/static.md.
+
+    /work/venv/bin/python -m solver.benchmark_static [--time-limit 300] [--quick] [--sizes 2,4] [--boards classic-A]
+
+The set: for each size in 2, 4, 6, 8, 10, three random machine sets (seed =
+1000*size + k, k = 0..2, drawn from the 55 machines) on each of classic-A,
+classic-C and expert-B (45 instances). Proven optima are re-solved with CP-SAT's
+presolve off; both runs must agree. The CSV is rewritten after every instance so
+a long run can be watched; results/static.md keeps everything after its
+NOTES_MARKER line when it is regenerated.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.rulesets import get_ruleset
+
+from .static import solve_static
+
+SIZES = (2, 4, 6, 8, 10)
+BOARDS = ("classic-A", "classic-C", "expert-B")
+SETS_PER_SIZE = 3
+RESULTS = Path(__file__).resolve().parents[1] / "results"
+NOTES_MARKER = "<!-- notes: kept when the table is regenerated -->"
+
+
+def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_PER_SIZE, quick: bool = False) -> list[dict]:
+    """The fixed set; quick=True keeps only the first machine set of sizes 6 and up."""
+    out = []
+    for size in sizes:
+        for k in range(1 if quick and size >= 6 else sets):
+            seed = 1000 * size + k
+            machines = sorted(random.Random(seed).sample(catalog_ids, size))
+            for board in boards:
+                out.append({"instance": f"{board}/n{size}/s{k}", "board": board, "machines": ",".join(machines),
+                            "seed": seed})
+    return out
+
+
+def run_instance(row: dict, time_limit: float, workers: int, cross_check: bool) -> dict:
+    rules = get_ruleset("factory-fun")
+    catalog, boards = load_catalog(rules), load_boards(rules)
+    ids = row["machines"].split(",")
+    result = solve_static(rules, boards[row["board"]], catalog, ids, time_limit=time_limit, workers=workers,
+                          seed=row["seed"] % 1000)
+    out = dict(row)
+    out.update({
+        "build seconds": round(result.build_seconds, 2),
+        "first legal seconds": None if result.first_solution_seconds is None else round(result.first_solution_seconds, 1),
+        "best seconds": None if result.best_solution_seconds is None else round(result.best_solution_seconds, 1),
+        "seconds": round(result.seconds, 1),
+        "objective": result.objective,
+        "bound": None if result.bound is None else round(result.bound),
+        "gap": None if result.gap is None else round(result.gap, 3),
+        "proved": result.status == "OPTIMAL",
+        "status": result.status,
+        "topology bound": result.topology_bound,
+        "cross-check": "",
+    })
+    if cross_check and result.status == "OPTIMAL":
+        again = solve_static(rules, boards[row["board"]], catalog, ids, time_limit=time_limit, workers=workers,
+                             seed=row["seed"] % 1000 + 1, presolve=False)
+        if again.status == "OPTIMAL":
+            out["cross-check"] = "agree" if again.objective == result.objective else f"DISAGREE {again.objective}"
+        else:
+            out["cross-check"] = f"presolve-off {again.status} {again.objective}/{again.bound}"
+    return out
+
+
+def targets(df: pd.DataFrame) -> list[str]:
+    """The issue's targets, measured on the rows present."""
+    lines = []
+    small = df[df["size"] <= 4]
+    if len(small):
+        proved = small[small["proved"]]
+        median = statistics.median(proved["seconds"]) if len(proved) else None
+        lines.append(f"- 2-4 machines: {len(proved)}/{len(small)} proved optimal"
+                     + (f", median time to proof {median:.1f} s" if median is not None else "")
+                     + " (target: all, median <= 30 s)")
+    six = df[df["size"] == 6]
+    if len(six):
+        lines.append(f"- 6 machines: {int(six['proved'].sum())}/{len(six)} proved (target: >= 2 of 3 per board)")
+    big = df[df["size"] >= 8]
+    if len(big):
+        first = big["first legal seconds"].dropna()
+        within = int((first <= 10).sum())
+        gaps = big["gap"].dropna()
+        lines.append(f"- 8-10 machines: first legal layout within 10 s in {within}/{len(big)}; "
+                     f"gap <= 10% in {int((gaps <= 0.10).sum())}/{len(big)}; no layout in {int(big['objective'].isna().sum())}"
+                     " (target: all, at 300 s)")
+    return lines
+
+
+def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> None:
+    RESULTS.mkdir(exist_ok=True)
+    df = pd.DataFrame(rows)
+    df.to_csv(RESULTS / "static.csv", index=False)
+    df["size"] = df["machines"].str.count(",") + 1
+    columns = ["instance", "board", "machines", "seed", "build seconds", "first legal seconds", "best seconds",
+               "objective", "bound", "gap", "proved", "cross-check"]
+    md = RESULTS / "static.md"
+    notes = ""
+    if md.exists() and NOTES_MARKER in md.read_text(encoding="utf-8"):
+        notes = md.read_text(encoding="utf-8").split(NOTES_MARKER, 1)[1]
+    text = [
+        "# Static solver benchmark",
+        "",
+        f"Command: `python -m solver.benchmark_static {' '.join(args.argv)}` (started {started}; "
+        f"{len(df)} instances; {args.workers} workers; {args.time_limit:g} s limit per solve).",
+        "",
+        df[columns].to_markdown(index=False),
+        "",
+        "## Against the issue's targets (rows above only)",
+        "",
+        *targets(df),
+        "",
+        NOTES_MARKER,
+    ]
+    md.write_text("\n".join(text) + notes, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="sizes 6-10: first machine set only")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
+    parser.add_argument("--boards", default=",".join(BOARDS))
+    parser.add_argument("--no-cross-check", action="store_true")
+    args = parser.parse_args(argv)
+    import sys
+
+    args.argv = sys.argv[1:] if argv is None else argv
+    rules = get_ruleset("factory-fun")
+    catalog = load_catalog(rules)
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    boards = tuple(args.boards.split(","))
+    instances = instance_set(sorted(catalog.machines), sizes, boards, SETS_PER_SIZE, args.quick)
+    started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    rows = []
+    for row in instances:
+        out = run_instance(row, args.time_limit, args.workers, not args.no_cross_check)
+        rows.append(out)
+        print(f"{out['instance']:22} {out['status']:9} obj={out['objective']} bound={out['bound']} "
+              f"first={out['first legal seconds']} t={out['seconds']} {out['cross-check']}", flush=True)
+        write_reports(rows, args, started)
+
+
+if __name__ == "__main__":
+    main()

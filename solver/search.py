@@ -1,0 +1,243 @@
+"""Running CP-SAT: parameters, progress reports, Ctrl-C, complete hints.
+
+Kept apart from the model so the greedy construction, the main search and the
+benchmark's cross-check all run the solver the same way.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ortools.sat.python import cp_model
+
+from models.layout import Layout
+
+from .model import StaticModel, layout_literals
+
+Progress = Callable[[float, float, float], None]  # (best objective, bound, elapsed seconds)
+
+
+@dataclass
+class SearchOutcome:
+    status: str
+    values: dict[int, int] | None  # best legal solution by proto index (at least the layout variables)
+    objective: float | None
+    bound: float | None
+    seconds: float
+    first_solution_seconds: float | None
+    best_solution_seconds: float | None
+    interrupted: bool = False
+
+
+class _Reporter(cp_model.CpSolverSolutionCallback):
+    """Keeps the best *legal* solution and forwards (best, bound, elapsed) to the caller.
+
+    With soft supply limits CP-SAT's incumbents may be illegal (excess containers);
+    only those with zero excess are recorded, by the values of `watch` (the layout
+    variables), which is all that is needed to rebuild the layout.
+    """
+
+    def __init__(self, progress: Progress | None, start: float, watch: list, excess):
+        super().__init__()
+        self.progress = progress
+        self.start = start
+        self.watch = watch
+        self.excess = excess
+        self.first: float | None = None
+        self.best: float | None = None
+        self.best_value: float | None = None
+        self.best_values: dict[int, int] | None = None
+        self.lock = threading.Lock()
+
+    def on_solution_callback(self) -> None:
+        if self.excess is not None and self.Value(self.excess) != 0:
+            return
+        elapsed = time.monotonic() - self.start
+        objective = self.ObjectiveValue()
+        with self.lock:
+            if self.first is None:
+                self.first = elapsed
+            self.best = elapsed
+            self.best_value = objective
+            self.best_values = {var.Index(): self.Value(var) for var in self.watch}
+        if self.progress is not None:
+            self.progress(objective, self.BestObjectiveBound(), elapsed)
+
+    def on_bound(self, bound: float) -> None:
+        if self.progress is not None and self.best_value is not None:
+            self.progress(self.best_value, bound, time.monotonic() - self.start)
+
+
+def solver_parameters(
+    solver: cp_model.CpSolver, time_limit: float, workers: int, seed: int, presolve: bool = True, log: bool = False,
+) -> None:
+    p = solver.parameters
+    p.max_time_in_seconds = max(time_limit, 0.01)
+    p.num_workers = max(1, workers)
+    p.random_seed = seed
+    p.log_search_progress = log
+    # CP-SAT's own SIGINT catcher leaves SIGINT at its default action after a solve,
+    # which would kill the process on the next Ctrl-C; `Interrupt` handles it instead
+    p.catch_sigint_signal = False
+    if not presolve:
+        p.cp_model_presolve = False
+
+
+class Interrupt:
+    """Ctrl-C for a whole solve: stops the running CP-SAT search and tells later steps to stop.
+
+    Installed once around the greedy steps and the main search, so an interrupt
+    at any moment returns the best layout found so far instead of a traceback.
+    """
+
+    def __init__(self) -> None:
+        self.flag = False
+        self.solver: cp_model.CpSolver | None = None
+        self._previous = None
+
+    def __enter__(self) -> "Interrupt":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+            self._previous = None
+
+    def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
+        self.flag = True
+        if self.solver is not None:
+            self.solver.StopSearch()
+
+
+def run(
+    built: StaticModel, time_limit: float, workers: int = 2, seed: int = 0, progress: Progress | None = None,
+    presolve: bool = True, log: bool = False, interrupt: Interrupt | None = None, accept_excess: bool = False,
+    gap_limit: float | None = None,
+) -> SearchOutcome:
+    """Solve; an `Interrupt` (Ctrl-C) stops the search and keeps the best solution found so far."""
+    solver = cp_model.CpSolver()
+    if interrupt is not None and interrupt.flag:
+        time_limit = 0.0  # already interrupted: return at once, solution-less
+    solver_parameters(solver, time_limit, workers, seed, presolve, log)
+    if gap_limit is not None:
+        solver.parameters.relative_gap_limit = gap_limit
+    start = time.monotonic()
+    excess = None if isinstance(built.excess, int) or accept_excess else built.excess
+    reporter = _Reporter(progress, start, layout_variables(built), excess)
+    if progress is not None:
+        solver.best_bound_callback = reporter.on_bound
+    if interrupt is not None:
+        interrupt.solver = solver
+    try:
+        status = _solve_interruptibly(solver, built.model, reporter, interrupt)
+    finally:
+        if interrupt is not None:
+            interrupt.solver = None
+    seconds = time.monotonic() - start
+    name = solver.StatusName(status)
+    has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    values = None
+    objective = None
+    if has_solution and (excess is None or solver.Value(excess) == 0):
+        values = dict(enumerate(solver.ResponseProto().solution))
+        objective = solver.ObjectiveValue()
+    elif reporter.best_values is not None:
+        values, objective = reporter.best_values, reporter.best_value
+    if name == "OPTIMAL" and values is None:
+        name = "FEASIBLE"  # optimal only for the soft model: no legal layout reached the bound
+    return SearchOutcome(
+        status=name if name != "MODEL_INVALID" else "UNKNOWN",
+        values=values,
+        objective=objective,
+        bound=solver.BestObjectiveBound() if status != cp_model.INFEASIBLE else None,
+        seconds=seconds,
+        first_solution_seconds=reporter.first,
+        best_solution_seconds=reporter.best,
+        interrupted=interrupt is not None and interrupt.flag,
+    )
+
+
+def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, reporter, interrupt: Interrupt | None):
+    """Solve in a worker thread while the main thread waits in Python.
+
+    Python runs signal handlers only in the main thread between bytecodes; a main
+    thread blocked inside CP-SAT never would, and CP-SAT's own SIGINT catcher
+    stops only the current search, not the greedy steps around it. So CP-SAT's
+    catcher is off (solver_parameters) and, with an `Interrupt` installed, the
+    main thread polls.
+    """
+    if interrupt is None or interrupt._previous is None:
+        return solver.Solve(model, reporter)
+    box: dict[str, object] = {}
+
+    def work() -> None:
+        try:
+            box["status"] = solver.Solve(model, reporter)
+        except BaseException as exc:  # re-raised in the main thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="cp-sat", daemon=True)
+    worker.start()
+    while worker.is_alive():
+        worker.join(0.1)
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["status"]
+
+
+def layout_variables(built: StaticModel) -> list:
+    """The variables a layout is read from (machines and tiles)."""
+    v = built.vars
+    return list(v.x) + list(v.y) + list(v.supply.values()) + list(v.output.values()) + list(v.end.values())
+
+
+def value_reader(values) -> Callable[[object], int]:
+    """`value(var)` for a full solution vector (works for literals and variables)."""
+    def value(var) -> int:
+        return values[var.Index()]
+    return value
+
+
+def complete_assignment(built: StaticModel, layout: Layout, time_limit: float = 10.0) -> list[int] | None:
+    """Every variable's value for `layout`, found by fixing a copy of the model to it.
+
+    Used to give CP-SAT a complete hint; None if the model rejects the layout.
+    Raises ValueError when the layout uses something the model has no variable for.
+    """
+    clone = built.model.Clone()
+    ones, rest = layout_literals(built.vars, layout)
+    for lits, value in ((ones, 1), (rest, 0)):
+        for lit in lits:
+            clone.Add(clone.GetIntVarFromProtoIndex(lit.Index()) == value)
+    solver = cp_model.CpSolver()
+    solver_parameters(solver, time_limit, 1, 0)
+    status = solver.Solve(clone)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None
+    return list(solver.ResponseProto().solution)
+
+
+def _hint(built: StaticModel, pairs) -> None:
+    model = built.model
+    model.ClearHints()
+    for index, value in pairs:
+        model.AddHint(model.GetIntVarFromProtoIndex(index), value)
+
+
+def set_hint(built: StaticModel, values: list[int]) -> None:
+    """A complete hint: one value for every variable."""
+    _hint(built, enumerate(values))
+
+
+def partial_hint(built: StaticModel, layout: Layout) -> None:
+    """Hint only the tiles and machines of `layout` (the rest is left to the solver)."""
+    try:
+        ones, rest = layout_literals(built.vars, layout)
+    except ValueError:
+        return
+    _hint(built, [(lit.Index(), 1) for lit in ones] + [(lit.Index(), 0) for lit in rest])

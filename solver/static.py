@@ -1,0 +1,224 @@
+"""`solve_static`: the most profitable (or cheapest) legal factory for a set of machines.
+
+Order of work: cheap infeasibility reasons, the geometry-free bound (which also
+orders the machines), the CP-SAT model, a complete starting layout (the caller's
+hint or the greedy construction), the main search, then pruning and the rule
+checker, which must agree with the model.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from models.board import Board
+from models.catalog import Catalog
+from models.check import CheckResult
+from models.layout import Layout
+from models.rulesets import Ruleset
+
+from .bounds import TopologyBound, infeasibility_reason, topology_bound
+from .construct import greedy_layout
+from .extract import checked_layout, layout_from_values
+from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
+from .search import Interrupt, Progress, complete_assignment, partial_hint, run, set_hint, value_reader
+
+STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
+
+
+@dataclass
+class StaticResult:
+    status: str                          # OPTIMAL | FEASIBLE | INFEASIBLE | UNKNOWN
+    layout: Layout | None
+    objective: int | None                # profit (static score) or build cost, per `objective_kind`
+    bound: float | None                  # best proved bound on that objective
+    gap: float | None                    # |bound - objective| / max(1, |objective|)
+    seconds: float
+    build_seconds: float
+    first_solution_seconds: float | None
+    best_solution_seconds: float | None
+    explanation: str = ""
+    objective_kind: str = "profit"
+    check: CheckResult | None = None
+    topology_bound: int | None = None
+    interrupted: bool = False
+
+    @property
+    def proved(self) -> bool:
+        return self.status == "OPTIMAL"
+
+
+def _gap(objective: float | None, bound: float | None) -> float | None:
+    if objective is None or bound is None:
+        return None
+    return abs(bound - objective) / max(1.0, abs(objective))
+
+
+def _validate(catalog: Catalog, machine_ids: list[str], fixed: Layout | None) -> list[str]:
+    ids: list[str] = []
+    for m in machine_ids:
+        if m not in catalog:
+            raise ValueError(f"unknown machine id {m!r}")
+        if m in ids:
+            raise ValueError(f"machine {m} is listed twice")
+        ids.append(m)
+    if fixed is not None:
+        ids += [m.id for m in fixed.machines if m.id not in ids]
+    return ids
+
+
+def _objective_of(check: CheckResult, objective: str) -> int:
+    return check.score.cost if objective == "cost" else check.score.total
+
+
+def _better(a: int, b: int, objective: str) -> bool:
+    return a < b if objective == "cost" else a > b
+
+
+def _explain_infeasible(
+    ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], fixed: Layout | None, diagonal: bool,
+) -> str:
+    """Name a machine that cannot be connected even alone, else say the set does not fit together."""
+    if len(ids) > 1:
+        for m in ids:
+            alone = build_static_model(ruleset, board, catalog, [m], objective="cost", diagonal=diagonal)
+            if run(alone, 5.0, workers=1).status == "INFEASIBLE":
+                return f"machine {m} cannot be placed and connected on board {board.id}, even alone"
+    where = " with the fixed part of the layout kept where it is" if fixed is not None else ""
+    return (f"machines {', '.join(ids)} cannot all be placed and connected on board {board.id}{where}: "
+            "there is not enough room for their ports, containers, reservoirs and pipes (proved by the solver)")
+
+
+def solve_static(
+    ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
+    optional: bool = False, time_limit: float = 60.0, workers: int = 2, seed: int = 0,
+    hint: Layout | None = None, fixed: Layout | None = None, diagonal: bool = False,
+    progress: Progress | None = None, greedy: bool | None = None, presolve: bool = True, log: bool = False,
+    soft_limits: bool = True,
+) -> StaticResult:
+    """Best legal layout of `machine_ids` on `board`, proved optimal or with bound and gap.
+
+    objective='profit' maximises the static score with every machine placed;
+    'cost' minimises the build cost (chain bonus ignored); optional=True lets
+    machines stay out (profit only). `fixed` machines and tiles stay where they
+    are; `hint` is a complete starting layout. greedy=None builds a greedy
+    starting layout when there is no hint and more than two machines.
+    soft_limits=True searches with penalised excess supply containers and keeps
+    only legal incumbents (much faster to a first legal layout; same bound).
+    """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    start = time.monotonic()
+    deadline = start + time_limit
+    ids = _validate(catalog, list(machine_ids), fixed)
+    must_place = ids if not optional else ([m.id for m in fixed.machines] if fixed is not None else [])
+
+    def result(status: str, **kw) -> StaticResult:
+        base = dict(layout=None, objective=None, bound=None, gap=None, seconds=time.monotonic() - start,
+                    build_seconds=0.0, first_solution_seconds=None, best_solution_seconds=None,
+                    objective_kind=objective)
+        base.update(kw)
+        return StaticResult(status, **base)
+
+    reason = infeasibility_reason(ruleset, board, catalog, must_place) if must_place else None
+    if reason:
+        return result("INFEASIBLE", explanation=reason)
+    topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit")
+    if topo.infeasible:
+        return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
+
+    t0 = time.monotonic()
+    built = build_static_model(ruleset, board, catalog, ids, objective=objective,
+                               optional=optional and objective == "profit", diagonal=diagonal,
+                               soft_limits=soft_limits)
+    if fixed is not None:
+        try:
+            fix_to_layout(built, fixed, complete=False)
+        except ValueError as exc:
+            return result("INFEASIBLE", explanation=f"the fixed layout cannot be kept: {exc}")
+    if topo.value is not None:
+        add_objective_bound(built, topo.value)
+    build_seconds = time.monotonic() - t0
+
+    best: tuple[Layout, CheckResult] | None = None
+    first_seconds = None
+    with Interrupt() as interrupt:
+        start_layout = hint
+        if start_layout is None and (greedy if greedy is not None else len(ids) > 2):
+            construction = greedy_layout(
+                ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),
+                workers=workers, seed=seed, objective=objective, diagonal=diagonal, fixed=fixed,
+                deadline=start + 0.75 * time_limit, interrupt=interrupt,
+            )
+            if construction.layout is not None and (optional or not construction.skipped):
+                start_layout = construction.layout
+            elif construction.layout is not None:
+                partial_hint(built, construction.layout)  # still a head start for the placed part
+        if start_layout is not None:
+            values = _complete_hint(built, start_layout)
+            if values is not None:
+                set_hint(built, values)
+                best = checked_layout(layout_from_values(built.vars, value_reader(values), diagonal))
+                first_seconds = time.monotonic() - start
+                if progress is not None:
+                    progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
+        remaining = deadline - time.monotonic()
+        outcome = None
+        if not interrupt.flag and remaining > 0.05:
+            offset = time.monotonic() - start
+
+            def shifted(obj: float, bound: float, elapsed: float) -> None:
+                if progress is not None:
+                    progress(obj, _tighter(bound, topo.value, objective), elapsed + offset)
+
+            outcome = run(built, remaining, workers, seed, shifted if progress else None, presolve, log, interrupt)
+        interrupted = interrupt.flag
+
+    status = "UNKNOWN"
+    bound = topo.value
+    best_seconds = first_seconds
+    if outcome is not None:
+        if outcome.values is not None:
+            candidate = checked_layout(layout_from_values(built.vars, value_reader(outcome.values), diagonal))
+            new_value = _objective_of(candidate[1], objective)
+            old_value = None if best is None else _objective_of(best[1], objective)
+            if old_value is None or _better(new_value, old_value, objective):
+                best_seconds = offset + (outcome.best_solution_seconds or 0.0)
+            if old_value is None or not _better(old_value, new_value, objective):
+                best = candidate  # the search's own layout when it is at least as good
+            if first_seconds is None and outcome.first_solution_seconds is not None:
+                first_seconds = offset + outcome.first_solution_seconds
+        if outcome.status == "INFEASIBLE":
+            if best is not None:
+                raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
+            return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupted,
+                          explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
+        if outcome.bound is not None:
+            bound = _tighter(outcome.bound, topo.value, objective)
+        if outcome.status == "OPTIMAL":
+            status = "OPTIMAL"
+    if best is None:
+        return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
+                      topology_bound=topo.value,
+                      explanation="no legal layout found within the time limit")
+    value = _objective_of(best[1], objective)
+    if status != "OPTIMAL":
+        status = "OPTIMAL" if bound is not None and value == round(bound) else "FEASIBLE"
+    if status == "OPTIMAL":
+        bound = value
+    return result(status, layout=best[0], objective=value, bound=bound, gap=_gap(value, bound),
+                  build_seconds=build_seconds, first_solution_seconds=first_seconds,
+                  best_solution_seconds=best_seconds, check=best[1], topology_bound=topo.value,
+                  interrupted=interrupted)
+
+
+def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:
+    if topo is None:
+        return solver_bound
+    return max(solver_bound, topo) if objective == "cost" else min(solver_bound, topo)
+
+
+def _complete_hint(built: StaticModel, layout: Layout) -> list[int] | None:
+    try:
+        return complete_assignment(built, layout)
+    except ValueError:
+        return None

@@ -1,0 +1,141 @@
+"""The static-build solver (solver/static.py) on tiny instances with known answers.
+
+Every layout the solver returns has already passed the rule checker inside
+`solve_static` (it raises otherwise); these tests add the exact optima.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from builders import make_layout
+from models.board import Board, load_boards
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.geometry import SQUARE
+from models.rulesets import get_ruleset
+from solver.static import solve_static
+
+RULES = get_ruleset("factory-fun")
+CATALOG = load_catalog(RULES)
+BOARDS = load_boards(RULES)
+
+
+def tiny_board(rows: int, cols: int, blocked=(), board_id: str = "tiny") -> Board:
+    cells = {(r, c) for r in range(rows) for c in range(cols)}
+    return Board(board_id, SQUARE, frozenset(cells - set(blocked)), frozenset(blocked), frozenset(), rows, cols)
+
+
+def solve(machines, board="classic-A", **kw):
+    board = BOARDS[board] if isinstance(board, str) else board
+    kw.setdefault("time_limit", 20.0)
+    return solve_static(RULES, board, CATALOG, list(machines), **kw)
+
+
+def test_single_machine_beside_its_containers_is_proved_optimal():
+    # FF09: income 7, red input, black output: one red supply and one end reservoir, no pipe
+    result = solve(["FF09"])
+    assert result.status == "OPTIMAL"
+    assert result.objective == 5 and result.bound == 5 and result.gap == 0
+    assert result.check.score.summary() == {"income": 7, "cost": 2, "chain_bonus": 0, "total": 5}
+    assert result.first_solution_seconds is not None and result.build_seconds > 0
+
+
+def test_cheapest_build_of_one_machine():
+    result = solve(["FF09"], objective="cost")
+    assert result.status == "OPTIMAL" and result.objective == 2
+
+
+def test_two_chained_machines_earn_the_chain_bonus():
+    # FF46 (green in 1, green out 2) feeds FF29's green input of 2 port to port:
+    # income 4 + 6, one green supply, one end reservoir, chain bonus 5 x 2
+    result = solve(["FF46", "FF29"])
+    assert result.status == "OPTIMAL"
+    assert result.check.score.summary() == {"income": 10, "cost": 2, "chain_bonus": 10, "total": 18}
+
+
+def test_a_board_that_needs_a_crossing():
+    # 3x5 with one corner blocked: FF10 and FF51 only fit with two pipes crossing in one cell
+    board = tiny_board(3, 5, blocked=[(2, 4)])
+    result = solve(["FF10", "FF51"], board=board)
+    assert result.status == "OPTIMAL" and result.objective == 6
+    pipe_cells = [t.cell for t in result.layout.tiles if t.kind == "pipe"]
+    assert len(pipe_cells) != len(set(pipe_cells)), "expected two pipes in one cell"
+
+
+def test_too_few_free_cells_is_explained():
+    result = solve(["FF09", "FF29"], board=tiny_board(2, 3))
+    assert result.status == "INFEASIBLE" and result.layout is None
+    assert "too few free cells" in result.explanation
+
+
+def test_a_machine_that_fits_nowhere_is_named():
+    result = solve(["FF09"], board=tiny_board(2, 2))
+    assert result.status == "INFEASIBLE"
+    assert "FF09" in result.explanation
+
+
+def test_infeasibility_proved_by_the_solver_is_explained():
+    # enough cells on paper, but FF10's three ports and two supplies do not fit in a 2x3 room
+    result = solve(["FF10"], board=tiny_board(2, 3))
+    assert result.status == "INFEASIBLE"
+    assert result.explanation
+
+
+def test_optional_machines_may_stay_out():
+    # optional machines: whatever is built must beat leaving everything out, and stay under the bound
+    board = tiny_board(3, 3)
+    result = solve(["FF09", "FF10"], board=board, optional=True)
+    assert result.status in ("OPTIMAL", "FEASIBLE")
+    assert result.objective >= 5 and result.objective <= result.bound
+
+
+def test_fixed_machines_and_tiles_stay_where_they_are():
+    fixed = make_layout(machines=[("FF09", (2, 6), 270)], tiles=[("end", (0, 6)), ("supply", (2, 5), "red")])
+    result = solve(["FF09", "FF29"], fixed=fixed)
+    assert result.layout is not None
+    placements = {(m.id, m.cell, m.rotation) for m in result.layout.machines}
+    assert ("FF09", (2, 6), 270) in placements
+    kept = {(t.kind, t.cell, t.color) for t in result.layout.tiles}
+    assert {("end", (0, 6), None), ("supply", (2, 5), "red")} <= kept
+
+
+def test_a_hint_is_a_starting_solution():
+    hint = make_layout(machines=[("FF09", (4, 6), 0)], tiles=[("supply", (3, 6), "red"), ("end", (4, 8))])
+    assert check_layout(hint).score.total == 5
+    result = solve(["FF09"], hint=hint, time_limit=5.0)
+    assert result.objective == 5 and result.status == "OPTIMAL"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_small_sets_give_checked_layouts(seed):
+    rng = random.Random(seed)
+    board = rng.choice(["classic-A", "classic-C", "expert-B"])
+    machines = rng.sample(sorted(CATALOG.machines), 2)
+    result = solve(machines, board=board, time_limit=6.0, seed=seed)
+    assert result.status in ("OPTIMAL", "FEASIBLE", "UNKNOWN")
+    if result.layout is not None:
+        check = check_layout(result.layout)
+        assert check.legal and check.score.total == result.objective
+        assert result.objective <= result.bound
+        assert sorted(result.layout.machine_ids) == sorted(machines)
+
+
+def test_ctrl_c_returns_the_best_layout_so_far():
+    import os
+    import signal
+    import threading
+    import time
+
+    timer = threading.Timer(6.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    try:
+        result = solve(["FF40", "FF12", "FF07"], time_limit=60.0)
+    finally:
+        timer.cancel()
+    assert result.interrupted and time.monotonic() - start < 12
+    assert result.status in ("FEASIBLE", "UNKNOWN", "OPTIMAL")
+    if result.layout is not None:
+        assert check_layout(result.layout).legal
