@@ -14,14 +14,18 @@ Decomposition (documented in results/plan.md):
    prefer tiles the target keeps (temporary tiles are paid twice: now and when
    replaced), never let money drop below 1; the last build maximises the chain
    bonus minus its cost. Machines never move, so no 2-per-move costs arise.
-3. **Judge.** The plan is replayed by models.replay; a plan the replay rejects
-   is a bug, raised as an internal error.
+3. **Greedy, as a player builds.** Independently, round by round, each offered
+   machine is tried on the current factory (earlier machines stay, old tiles
+   are free, the new machine goes wherever it earns most this round counting
+   the chain bonus it makes) and the best one is taken, or none.
+4. **Judge.** Both plans are replayed by models.replay; a plan the replay
+   rejects is a bug, raised as an internal error. The better plan is returned.
 """
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from models.check import CheckResult
@@ -49,7 +53,7 @@ class PlanResult:
     target_status: str
     seconds: float
     interrupted: bool = False
-    log: list[str] = field(default_factory=list)
+    strategy: str = "target"      # which construction gave the plan: "target" or "greedy"
 
     @property
     def final_score(self) -> int:
@@ -69,7 +73,7 @@ class PlanResult:
 
     def to_document(self) -> dict:
         result = self.replay.to_dict()
-        result.update({"bound": self.bound, "status": self.status,
+        result.update({"bound": self.bound, "status": self.status, "strategy": self.strategy,
                        "gap": None if self.gap is None else round(self.gap, 4), "seconds": round(self.seconds, 2)})
         return self.game.to_dict(result)
 
@@ -83,7 +87,7 @@ def _checked_game_layout(game: Game, built: StaticModel, values: list[int]) -> t
 def _tile_literals(built: StaticModel) -> list:
     """Every tile literal, once per unit of cost (a diagonal tile's literal appears twice)."""
     v = built.vars
-    return list(v.y) + list(v.supply.values()) + list(v.output.values()) + list(v.end.values())
+    return list(v.y) + v.tank_literals()
 
 
 def _offer_rounds(game: Game) -> tuple[list[str], dict[str, list[int]]]:
@@ -115,30 +119,74 @@ def build_target_model(game: Game) -> tuple[StaticModel, dict[tuple[int, str], o
     return built, take
 
 
-def _round_model(game: Game, machines: tuple[MachinePlacement, ...], previous: Layout, target: Layout,
-                 budget: int, final: bool) -> StaticModel:
-    """Tiles for one round with every machine pinned: keep old tiles free, pay for new ones."""
+def _round_model(game: Game, pinned: tuple[MachinePlacement, ...], free: str | None, previous: Layout,
+                 target: Layout | None, budget: int) -> StaticModel:
+    """Tiles (and the `free` machine's place) for one round: keep old tiles free, pay for new ones.
+
+    With a target, new tiles the target does not keep count twice (they are paid
+    now and again when replaced); without one, the round maximises the chain
+    bonus it ends with minus what it pays (the greedy step and the last build).
+    """
     c = game.context
-    built = build_static_model(c.ruleset, c.board, c.catalog, [m.id for m in machines],
+    ids = [m.id for m in pinned] + ([free] if free else [])
+    built = build_static_model(c.ruleset, c.board, c.catalog, ids,
                                diagonal=bool(game.options.get("diagonal_intersection")),
                                end_limit=game.options.get("end_limit"))
     model = built.model
-    pinned = Layout(c.ruleset, c.board, c.catalog, machines, (), dict(game.options))
-    for literal in layout_literals(built.vars, pinned)[0]:
+    for literal in layout_literals(built.vars, Layout(c.ruleset, c.board, c.catalog, pinned, (), dict(game.options)))[0]:
         model.Add(literal == 1)
-    kept = {id(lit) for lit in layout_literals(built.vars, previous)[0]}
-    wanted = {id(lit) for lit in layout_literals(built.vars, target.with_parts(machines=()))[0]}
+    kept = {id(lit) for lit in layout_literals(built.vars, previous.with_parts(machines=()))[0]}
     new = [lit for lit in _tile_literals(built) if id(lit) not in kept]
     new_cost = sum(new)
     model.Add(new_cost <= budget)
     for lit in _tile_literals(built):
         if id(lit) in kept:
             model.AddHint(lit, 1)
-    if final:
+    if target is None:
         model.Maximize(built.chain_bonus - new_cost)
     else:
+        wanted = {id(lit) for lit in layout_literals(built.vars, target.with_parts(machines=()))[0]}
         model.Minimize(new_cost + sum(lit for lit in new if id(lit) not in wanted))
     return built
+
+
+@dataclass
+class _Step:
+    """One built round: the layout after it and what it changed in money and chain bonus."""
+
+    machine: str
+    layout: Layout
+    cost: int
+    chain_bonus: int
+
+
+def _build_step(game: Game, t: int, machine: str, pinned: tuple[MachinePlacement, ...], previous: Layout,
+                target: Layout | None, money: int, time_limit: float, workers: int, seed: int,
+                interrupt: Interrupt) -> _Step | None:
+    """Build `machine` in round t (pinned where `pinned` ends, or free if it is not there)."""
+    c, rnd = game.context, game.rounds[t]
+    fee = c.ruleset.first_pick_fee if rnd.first_pick else 0
+    bonus = c.ruleset.last_pick_bonus if rnd.last_pick else 0
+    budget = money + c.catalog[machine].income + bonus - fee - 1
+    free = None if any(m.id == machine for m in pinned) else machine
+    built = _round_model(game, pinned, free, previous, target, budget)
+    outcome = run(built, time_limit, workers, seed, interrupt=interrupt)
+    if outcome.values is None:
+        return None
+    layout, check = _checked_game_layout(game, built, outcome.values)
+    return _Step(machine, layout, round_cost(previous, layout) + fee, check.score.chain_bonus)
+
+
+def _money_after(game: Game, t: int, step: _Step, money: int) -> int:
+    rnd, rules = game.rounds[t], game.ruleset
+    return money + game.context.catalog[step.machine].income + (rules.last_pick_bonus if rnd.last_pick else 0) - step.cost
+
+
+def _round(game: Game, t: int, step: _Step | None) -> Round:
+    rnd = game.rounds[t]
+    if step is None:
+        return Round(list(rnd.offered), None, rnd.last_pick, rnd.first_pick, None, has_taken=True)
+    return Round(list(rnd.offered), step.machine, rnd.last_pick, rnd.first_pick, step.layout, has_taken=True)
 
 
 def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int = 0,
@@ -147,7 +195,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     start = time.monotonic()
     say = report or (lambda _text: None)
     c = game.context
-    target_budget = time_limit * 0.7
+    target_budget = time_limit * 0.4
     with Interrupt() as interrupt:
         built, _ = build_target_model(game)
         outcome = run(built, target_budget, workers, seed, progress, interrupt=interrupt)
@@ -157,50 +205,79 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             target, check = _checked_game_layout(game, built, outcome.values)
             say(f"target factory: {len(target.machines)} machines, static score {check.score.total}, "
                 f"bound on the final score {bound}")
-        rounds = _schedule(game, target, time_limit - (time.monotonic() - start), workers, seed, interrupt, say)
+        left = time_limit - (time.monotonic() - start)
+        candidates = [("target", _schedule(game, target, left * 0.4, workers, seed, interrupt, say))]
+        left = time_limit - (time.monotonic() - start)
+        candidates.append(("greedy", _greedy(game, left, workers, seed, interrupt)))
         interrupted = interrupt.flag
-    plan = Game(c, game.start_money, rounds, dict(game.options), game.source)
+    judged = []
+    for name, rounds in candidates:
+        plan = Game(c, game.start_money, rounds, dict(game.options), game.source)
+        replayed = _judged(plan)
+        say(f"{name} plan: final score {replayed.final_score}")
+        judged.append((replayed.final_score, name, plan, replayed))
+    score, name, plan, replayed = max(judged, key=lambda item: item[0])
+    return PlanResult(plan, replayed, bound, target, outcome.status, time.monotonic() - start, interrupted, strategy=name)
+
+
+def _judged(plan: Game) -> ReplayResult:
+    """The replay is the judge: a plan it rejects is a bug in the planner or the replay."""
     replayed = replay_game(plan)
     if not replayed.legal:
         problems = "; ".join(f"round {n}: {v.rule}: {v.message}" for n, v in replayed.violations)
         raise PlanReplayDisagreement(f"internal error: the planner produced an illegal game ({problems})")
-    return PlanResult(plan, replayed, bound, target, outcome.status, time.monotonic() - start, interrupted)
+    return replayed
 
 
 def _schedule(game: Game, target: Layout | None, time_left: float, workers: int, seed: int,
               interrupt: Interrupt, say: RoundReport) -> list[Round]:
-    c = game.context
+    """Build towards the target: its machine of each round goes where the target has it."""
     wanted = {m.id: m for m in (target.machines if target is not None else ())}
     build_rounds = [t for t, rnd in enumerate(game.rounds) if any(m in wanted for m in rnd.offered)]
-    taken_ids: set[str] = set()
-    previous = game.empty_layout()
-    money = game.start_money
+    previous, money = game.empty_layout(), game.start_money
     rounds: list[Round] = []
     for t, rnd in enumerate(game.rounds):
-        choice = next((m for m in rnd.offered if m in wanted and m not in taken_ids), None)
-        if choice is None or interrupt.flag:
-            rounds.append(Round(list(rnd.offered), None, rnd.last_pick, rnd.first_pick, None, has_taken=True))
-            continue
-        machines = previous.machines + (wanted[choice],)
-        income = c.catalog[choice].income
-        fee = c.ruleset.first_pick_fee if rnd.first_pick else 0
-        bonus = c.ruleset.last_pick_bonus if rnd.last_pick else 0
-        budget = money + income + bonus - fee - 1
-        remaining = [r for r in build_rounds if r >= t]
-        step_limit = max(2.0, time_left / max(1, len(remaining)))
-        built = _round_model(game, machines, previous, target, budget, final=(t == build_rounds[-1]))
-        step_start = time.monotonic()
-        outcome = run(built, step_limit, workers, seed, interrupt=interrupt)
-        time_left -= time.monotonic() - step_start
-        if outcome.values is None:
-            say(f"round {t + 1}: {choice} cannot be built within money {money}; taking nothing")
-            rounds.append(Round(list(rnd.offered), None, rnd.last_pick, rnd.first_pick, None, has_taken=True))
-            continue
-        layout, _ = _checked_game_layout(game, built, outcome.values)
-        cost = round_cost(previous, layout) + fee
-        money += income + bonus - cost
-        taken_ids.add(choice)
-        say(f"round {t + 1}: take {choice} (+{income}), build cost {cost}, money {money}")
-        rounds.append(Round(list(rnd.offered), choice, rnd.last_pick, rnd.first_pick, layout, has_taken=True))
-        previous = layout
+        choice = next((m for m in rnd.offered if m in wanted and m not in previous.machine_ids), None)
+        step = None
+        if choice is not None and not interrupt.flag:
+            remaining = sum(1 for r in build_rounds if r >= t)
+            step_start = time.monotonic()
+            last = t == build_rounds[-1]
+            step = _build_step(game, t, choice, previous.machines + (wanted[choice],), previous,
+                               None if last else target, money, max(2.0, time_left / remaining), workers, seed, interrupt)
+            time_left -= time.monotonic() - step_start
+            if step is None:
+                say(f"target plan, round {t + 1}: {choice} cannot be built with money {money}; taking nothing")
+        if step is not None:
+            money = _money_after(game, t, step, money)
+            previous = step.layout
+        rounds.append(_round(game, t, step))
+    return rounds
+
+
+def _greedy(game: Game, time_left: float, workers: int, seed: int, interrupt: Interrupt) -> list[Round]:
+    """Each round, the offered machine that earns most this round on the current factory, or none."""
+    previous, money = game.empty_layout(), game.start_money
+    chain = 0
+    rounds: list[Round] = []
+    for t, rnd in enumerate(game.rounds):
+        offered = [m for m in dict.fromkeys(rnd.offered) if m not in previous.machine_ids]
+        per_try = max(1.0, time_left / max(1, (len(game.rounds) - t) * max(1, len(offered))))
+        best: _Step | None = None
+        best_gain = 0
+        for machine in offered:
+            if interrupt.flag:
+                break
+            step_start = time.monotonic()
+            step = _build_step(game, t, machine, previous.machines, previous, None, money, per_try, workers, seed, interrupt)
+            time_left -= time.monotonic() - step_start
+            if step is None:
+                continue
+            gain = _money_after(game, t, step, money) - money + step.chain_bonus - chain
+            if gain > best_gain:
+                best, best_gain = step, gain
+        if best is not None:
+            money = _money_after(game, t, best, money)
+            previous, chain = best.layout, best.chain_bonus
+        rounds.append(_round(game, t, best))
     return rounds
