@@ -34,7 +34,7 @@ def plan_row(kind: str, seed: int, players: int, solo: bool, time_limit: float, 
         "seconds": round(seconds, 1), "legal": result.replay.legal,
         "final_score": result.final_score, "bound": result.bound,
         "gap": None if result.gap is None else round(result.gap, 4), "proved": result.status == "OPTIMAL",
-        "target_status": result.target_status,
+        "target_status": result.target_status, "strategy": result.strategy,
         "taken": " ".join(r.taken or "-" for r in result.game.rounds),
     }
 
@@ -53,7 +53,8 @@ def summary(frame: pd.DataFrame, command: str) -> str:
 @click.option("--workers", default=2, show_default=True)
 @click.option("--seeds", multiple=True, type=int, default=(1, 2, 3), show_default=True)
 @click.option("--out-dir", default="results", show_default=True)
-def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str) -> None:
+@click.option("--append", is_flag=True, help="Add the rows to an existing plan.csv instead of replacing it.")
+def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str, append: bool) -> None:
     rows = []
     for time_limit in time_limits:
         for seed in seeds:
@@ -63,10 +64,14 @@ def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], o
                            f"gap {row['gap']} in {row['seconds']}s")
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
-    frame.to_csv(Path(out_dir) / "plan.csv", index=False)
+    csv = Path(out_dir) / "plan.csv"
+    csv.parent.mkdir(parents=True, exist_ok=True)
+    if append and csv.exists():
+        frame = pd.concat([pd.read_csv(csv), frame], ignore_index=True)
+    frame.to_csv(csv, index=False)
     limits = " ".join(f"--time-limit {t:g}" for t in time_limits)
-    command = f"python -m solver.benchmark_plan {limits} --workers {workers} --seeds {' '.join(map(str, seeds))}"
+    seed_args = " ".join(f"--seeds {s}" for s in seeds)
+    command = f"python -m solver.benchmark_plan {limits} --workers {workers} {seed_args}" + (" --append" if append else "")
     (Path(out_dir) / "plan.md").write_text(summary(frame, command), encoding="utf-8")
     click.echo(f"wrote {out_dir}/plan.csv and {out_dir}/plan.md")
 

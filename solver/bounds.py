@@ -31,8 +31,9 @@ class TopologyBound:
 
 def topology_bound(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
-    optional: bool = False, time_limit: float = 5.0,
+    optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
 ) -> TopologyBound:
+    """`groups`: at most one machine of each group is placed (a round's offer, for the planner)."""
     model = cp_model.CpModel()
     ids = list(machine_ids)
     n = len(ids)
@@ -40,6 +41,8 @@ def topology_bound(
     if not optional or objective == "cost":
         for m in ids:
             model.Add(placed[m] == 1)
+    for group in groups or ():
+        model.Add(sum(placed[m] for m in set(group) if m in placed) <= 1)
     rank = {m: model.NewIntVar(0, max(n - 1, 0), f"rank[{m}]") for m in ids}
     ins = [(m, p) for m in ids for p in catalog[m].inputs]
     outs = [(m, p) for m in ids for p in catalog[m].outputs if not p.is_black]
@@ -53,7 +56,7 @@ def topology_bound(
                 model.Add(rank[a] < rank[b]).OnlyEnforceIf(f)
                 feeds[(oi, ii)] = f
     fed_in = []
-    supply_need: dict[str, list] = {k: [] for k in ruleset.colors}
+    supply_need: list[tuple[tuple[str, ...], object, object]] = []  # (colours accepted, placed, fed)
     for ii, (b, pi) in enumerate(ins):
         fed = model.NewBoolVar(f"fed[{ii}]")
         feeding = [(oi, f) for (oi, j), f in feeds.items() if j == ii]
@@ -64,31 +67,24 @@ def topology_bound(
         for oi, f in feeding:
             model.AddImplication(f, fed)
         fed_in.append(fed)
-        if len(pi.colors) == 1:
-            supply_need[pi.colors[0]].append((placed[b], fed))
+        supply_need.append((pi.colors, placed[b], fed))
     for k in ruleset.colors:  # per colour, fed input points never exceed output points
         k_in = [(ii, pi) for ii, (_, pi) in enumerate(ins) if pi.colors == (k,)]
         k_out = [(a, po) for a, po in outs if po.colors == (k,)]
         if k_in:
             model.Add(sum((pi.amount or 0) * fed_in[ii] for ii, pi in k_in)
                       <= sum((po.amount or 0) * placed[a] for a, po in k_out))
-    supplies = 0
-    for k, needs in supply_need.items():
-        if needs:
-            s = model.NewBoolVar(f"supply[{k}]")
-            for p, fed in needs:
-                model.Add(s >= p - fed)
-            supplies += s
-    reservoirs = 0
-    for k in ruleset.colors:
-        k_outs = [oi for oi, (_, p) in enumerate(outs) if p.colors == (k,)]
-        if not k_outs:
-            continue
-        r = model.NewBoolVar(f"reservoir[{k}]")
-        for oi in k_outs:
-            used = [f for (o, _), f in feeds.items() if o == oi]
-            model.Add(r >= placed[outs[oi][0]] - sum(used))
-        reservoirs += r
+    # an input not fed by machines needs a supply of one of its colours (any one, if several)
+    supply = {k: model.NewBoolVar(f"supply[{k}]") for k in ruleset.colors}
+    for colours, p, fed in supply_need:
+        model.Add(sum(supply[k] for k in colours) >= p - fed)
+    supplies = sum(supply.values())
+    # an output that feeds no input needs an output reservoir of one of its colours
+    reservoir = {k: model.NewBoolVar(f"reservoir[{k}]") for k in ruleset.colors}
+    for oi, (a, po) in enumerate(outs):
+        used = [f for (o, _), f in feeds.items() if o == oi]
+        model.Add(sum(reservoir[k] for k in po.colors) >= placed[a] - sum(used))
+    reservoirs = sum(reservoir.values())
     ends = sum(placed[m] for m in ids for p in catalog[m].outputs if p.is_black)
     cost = supplies + reservoirs + ends
     if objective == "cost":

@@ -7,7 +7,9 @@ Decomposition (documented in results/plan.md):
    machines hold at most one machine per round. One static CP-SAT model with
    optional machines and "at most one machine of each round's offer" therefore
    gives a proven upper bound (start money + its objective bound) and, from its
-   best solution, the target factory.
+   best solution, the target factory. The geometry-free topology bound under
+   the same per-round limit (solver/bounds.py) is fed in as a cut, and the
+   smaller of the two bounds is reported.
 2. **Schedule.** Round by round, the target's machine offered that round is
    taken and placed where the target has it; a small CP-SAT model chooses that
    round's tiles: keep what is on the board for free, pay 1 for anything new,
@@ -34,7 +36,8 @@ from models.layout import Layout, MachinePlacement
 from models.replay import ReplayResult, replay_game, round_cost
 
 from .extract import checked_layout, layout_from_values
-from .model import StaticModel, build_static_model, layout_literals
+from .bounds import topology_bound
+from .model import StaticModel, add_objective_bound, build_static_model, layout_literals
 from .search import Interrupt, Progress, run, value_reader
 
 RoundReport = Callable[[str], None]
@@ -198,9 +201,15 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     target_budget = time_limit * 0.4
     with Interrupt() as interrupt:
         built, _ = build_target_model(game)
+        ids = list(built.vars.machine_ids)
+        topology = topology_bound(c.ruleset, c.catalog, ids, optional=True, time_limit=min(10.0, time_limit / 10),
+                                  groups=[list(r.offered) for r in game.rounds])
+        if topology.value is not None:
+            add_objective_bound(built, topology.value)
         outcome = run(built, target_budget, workers, seed, progress, interrupt=interrupt)
         target: Layout | None = None
-        bound = None if outcome.bound is None else game.start_money + math.floor(outcome.bound + 1e-6)
+        bounds = [b for b in (outcome.bound, topology.value) if b is not None]
+        bound = game.start_money + math.floor(min(bounds) + 1e-6) if bounds else None
         if outcome.values is not None:
             target, check = _checked_game_layout(game, built, outcome.values)
             say(f"target factory: {len(target.machines)} machines, static score {check.score.total}, "
