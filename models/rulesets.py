@@ -5,7 +5,7 @@ entry (plus its catalogue and boards in instances/), never a copy of the model.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .geometry import HEX, SQUARE, Geometry
 from .shapes import HEX_MACHINE, SQUARE_DOMINO_MACHINE, Shape
@@ -62,17 +62,13 @@ FACTORY_FUN = Ruleset(
     boards_file="factory-fun.json",
 )
 
-FACTORY_FUN_2006 = Ruleset(
+#: the 1st edition differs only in colours, start money and the missing diagonal tile
+FACTORY_FUN_2006 = replace(
+    FACTORY_FUN,
     id="factory-fun-2006",
-    geometry=SQUARE,
-    machine_shape=SQUARE_DOMINO_MACHINE,
     colors=("yellow", "red", "blue", "brown"),
     start_money=1,
-    rounds=10,
-    chain_bonus_per_point=5,
-    skip_penalty=5,
     catalog_file="factory-fun-2006.json",
-    boards_file="factory-fun.json",
     diagonal_available=False,
 )
 
