@@ -4,6 +4,8 @@ Writes results/plan.csv and a summary results/plan.md. The planner returns one
 legal plan when its time is up, so "a legal plan within 60 s" is measured by a
 run with a 60 s limit. Run:
     python -m solver.benchmark_plan --time-limit 60 --time-limit 600 --seeds 1 2 3
+    python -m solver.benchmark_plan --ruleset factory-funner --board A --solo-only --time-limit 60 --seeds 1 --seeds 2 --seeds 3
+        (8-round Funner sequences; writes results/plan-funner.csv and .md)
 """
 from __future__ import annotations
 
@@ -21,9 +23,10 @@ from models.sequence import random_sequence
 from .plan import plan_game
 
 
-def plan_row(kind: str, seed: int, players: int, solo: bool, time_limit: float, workers: int) -> dict:
-    ruleset = get_ruleset("factory-fun")
-    document = random_sequence(ruleset, load_catalog(ruleset), "classic-A", seed, players=players, solo=solo)
+def plan_row(kind: str, seed: int, players: int, solo: bool, time_limit: float, workers: int,
+             ruleset_id: str = "factory-fun", board: str = "classic-A") -> dict:
+    ruleset = get_ruleset(ruleset_id)
+    document = random_sequence(ruleset, load_catalog(ruleset), board, seed, players=players, solo=solo)
     game = parse_game(document, f"{kind}-seed{seed}")
     start = time.monotonic()
     result = plan_game(game, time_limit=time_limit, workers=workers, seed=seed)
@@ -39,8 +42,22 @@ def plan_row(kind: str, seed: int, players: int, solo: bool, time_limit: float, 
     }
 
 
+BOUND_NOTE = """\
+## How the bound is obtained
+
+Every tile of the final layout is paid for at least once and penalties are never negative, so
+for every legal game `final score <= start money + static score of its final layout`, and the
+final layout's machines include at most one machine of each round's offer. The bound is start
+money + the smaller of (a) CP-SAT's proven objective bound of the static model over all offered
+machines, optional, at most one per round, and (b) the geometry-free topology bound under the same
+per-round limit (solver/bounds.py: colours, quantities, no loops, the containers and reservoirs
+they force; pipes free). Both ignore most of the geometry, which is why the gaps below are large:
+the bound, not only the plan, is far from the optimum.
+"""
+
+
 def summary(frame: pd.DataFrame, command: str) -> str:
-    lines = ["# Plan benchmark", "", f"Command: `{command}`", "",
+    lines = ["# Plan benchmark", "", f"Command: `{command}`", "", BOUND_NOTE, "## Runs", "",
              frame.drop(columns=["taken"]).to_markdown(index=False), ""]
     for (kind, limit), group in frame.groupby(["kind", "time_limit"]):
         lines.append(f"- {kind}, {limit:g} s: {int(group['legal'].sum())}/{len(group)} legal, median gap {group['gap'].median():.1%}, max gap {group['gap'].max():.1%}, "
@@ -54,17 +71,24 @@ def summary(frame: pd.DataFrame, command: str) -> str:
 @click.option("--seeds", multiple=True, type=int, default=(1, 2, 3), show_default=True)
 @click.option("--out-dir", default="results", show_default=True)
 @click.option("--append", is_flag=True, help="Add the rows to an existing plan.csv instead of replacing it.")
-def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str, append: bool) -> None:
+@click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True)
+@click.option("--board", default="classic-A", show_default=True)
+@click.option("--solo-only", is_flag=True, help="only the solo sequences (no 3-offer ones)")
+def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str, append: bool,
+         ruleset_id: str, board: str, solo_only: bool) -> None:
+    kinds = (("solo", 1, True),) if solo_only else (("solo", 1, True), ("offer3", 3, False))
+    # other rulesets get their own files (results/plan-funner.*), the square edition keeps plan.*
+    stem = "plan" if ruleset_id == "factory-fun" else f"plan-{ruleset_id.removeprefix('factory-')}"
     rows = []
     for time_limit in time_limits:
         for seed in seeds:
-            for kind, players, solo in (("solo", 1, True), ("offer3", 3, False)):
-                row = plan_row(kind, seed, players, solo, time_limit, workers)
+            for kind, players, solo in kinds:
+                row = plan_row(kind, seed, players, solo, time_limit, workers, ruleset_id, board)
                 click.echo(f"{row['instance']} ({time_limit:g} s): final {row['final_score']} bound {row['bound']} "
                            f"gap {row['gap']} in {row['seconds']}s")
                 rows.append(row)
     frame = pd.DataFrame(rows)
-    csv = Path(out_dir) / "plan.csv"
+    csv = Path(out_dir) / f"{stem}.csv"
     csv.parent.mkdir(parents=True, exist_ok=True)
     if append and csv.exists():
         frame = pd.concat([pd.read_csv(csv), frame], ignore_index=True)
@@ -72,8 +96,10 @@ def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], o
     limits = " ".join(f"--time-limit {t:g}" for t in time_limits)
     seed_args = " ".join(f"--seeds {s}" for s in seeds)
     command = f"python -m solver.benchmark_plan {limits} --workers {workers} {seed_args}" + (" --append" if append else "")
-    (Path(out_dir) / "plan.md").write_text(summary(frame, command), encoding="utf-8")
-    click.echo(f"wrote {out_dir}/plan.csv and {out_dir}/plan.md")
+    if ruleset_id != "factory-fun":
+        command += f" --ruleset {ruleset_id} --board {board}" + (" --solo-only" if solo_only else "")
+    (Path(out_dir) / f"{stem}.md").write_text(summary(frame, command), encoding="utf-8")
+    click.echo(f"wrote {out_dir}/{stem}.csv and {out_dir}/{stem}.md")
 
 
 if __name__ == "__main__":

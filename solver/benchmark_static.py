@@ -1,6 +1,8 @@
 """Benchmark of the static solver on a fixed instance set: results/static.csv and results/static.md.
 
     /work/venv/bin/python -m solver.benchmark_static [--time-limit 300] [--quick] [--sizes 2,4] [--boards classic-A]
+    /work/venv/bin/python -m solver.benchmark_static --ruleset factory-funner --boards A --sizes 2,4,6,8 --sets 1
+        (writes results/static-funner.csv and .md instead)
 
 The set: for each size in 2, 4, 6, 8, 10, three random machine sets (seed =
 1000*size + k, k = 0..2, drawn from the 55 machines) on each of classic-A,
@@ -45,8 +47,12 @@ def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_P
     return out
 
 
-def run_instance(row: dict, time_limit: float, workers: int, cross_check: bool) -> dict:
-    rules = get_ruleset("factory-fun")
+#: results file stem per ruleset (the square edition keeps its original names)
+REPORT_STEMS = {"factory-fun": "static", "factory-funner": "static-funner", "factory-fun-2006": "static-2006"}
+
+
+def run_instance(row: dict, time_limit: float, workers: int, cross_check: bool, ruleset_id: str = "factory-fun") -> dict:
+    rules = get_ruleset(ruleset_id)
     catalog, boards = load_catalog(rules), load_boards(rules)
     ids = row["machines"].split(",")
     result = solve_static(rules, boards[row["board"]], catalog, ids, time_limit=time_limit, workers=workers,
@@ -101,17 +107,18 @@ def targets(df: pd.DataFrame) -> list[str]:
 
 def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> None:
     RESULTS.mkdir(exist_ok=True)
+    stem = REPORT_STEMS[args.ruleset]
     df = pd.DataFrame(rows)
-    df.to_csv(RESULTS / "static.csv", index=False)
+    df.to_csv(RESULTS / f"{stem}.csv", index=False)
     df["size"] = df["machines"].str.count(",") + 1
     columns = ["instance", "board", "machines", "seed", "build seconds", "first legal seconds", "best seconds",
                "objective", "bound", "gap", "proved", "cross-check"]
-    md = RESULTS / "static.md"
+    md = RESULTS / f"{stem}.md"
     notes = ""
     if md.exists() and NOTES_MARKER in md.read_text(encoding="utf-8"):
         notes = md.read_text(encoding="utf-8").split(NOTES_MARKER, 1)[1]
     text = [
-        "# Static solver benchmark",
+        "# Static solver benchmark" + ("" if args.ruleset == "factory-fun" else f" ({args.ruleset})"),
         "",
         f"Command: `python -m solver.benchmark_static {' '.join(args.argv)}` (started {started}; "
         f"{len(df)} instances; {args.workers} workers; {args.time_limit:g} s limit per solve).",
@@ -135,19 +142,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)))
     parser.add_argument("--boards", default=",".join(BOARDS))
     parser.add_argument("--no-cross-check", action="store_true")
+    parser.add_argument("--ruleset", default="factory-fun", choices=sorted(REPORT_STEMS))
+    parser.add_argument("--sets", type=int, default=SETS_PER_SIZE, help="machine sets per size")
     args = parser.parse_args(argv)
     import sys
 
     args.argv = sys.argv[1:] if argv is None else argv
-    rules = get_ruleset("factory-fun")
+    rules = get_ruleset(args.ruleset)
     catalog = load_catalog(rules)
     sizes = tuple(int(s) for s in args.sizes.split(","))
     boards = tuple(args.boards.split(","))
-    instances = instance_set(sorted(catalog.machines), sizes, boards, SETS_PER_SIZE, args.quick)
+    instances = instance_set(sorted(catalog.machines), sizes, boards, args.sets, args.quick)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = []
     for row in instances:
-        out = run_instance(row, args.time_limit, args.workers, not args.no_cross_check)
+        out = run_instance(row, args.time_limit, args.workers, not args.no_cross_check, args.ruleset)
         rows.append(out)
         print(f"{out['instance']:22} {out['status']:9} obj={out['objective']} bound={out['bound']} "
               f"first={out['first legal seconds']} t={out['seconds']} {out['cross-check']}", flush=True)

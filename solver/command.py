@@ -123,8 +123,6 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     if optional and objective == "cost":
         raise click.UsageError("--optional goes with --objective profit")
     context = resolve_context("--board/--ruleset", ruleset_id, board_id, catalog_path, boards_path)
-    if context.ruleset.oriented_tanks:
-        raise click.UsageError(f"the static solver does not model ruleset {ruleset_id} (oriented tanks) yet")
     if diagonal and not context.ruleset.diagonal_available:
         raise click.UsageError(f"ruleset {ruleset_id} has no diagonal intersection tile")
     ids = _machine_list(machines, machines_file)

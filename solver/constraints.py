@@ -72,9 +72,12 @@ def add_openings(model: cp_model.CpModel, v: StaticVars) -> None:
     """Connections through edges, no loose ends, no tank left alone.
 
     An edge is open when either side presents a port or pipe end; the other side
-    must then present one too, or be a tank (tanks open wherever something meets them).
+    must then present one too, or be a tank: on square boards tanks open wherever
+    something meets them; oriented (hex) tanks open on their one side only, and
+    that opening must meet a port or pipe end (never another tank, which would
+    make a network without a port).
     """
-    geometry = v.ruleset.geometry
+    geometry, oriented = v.ruleset.geometry, v.ruleset.oriented_tanks
     for e, (a, side, b) in enumerate(v.edges):
         slot_a, slot_b = (a, side), (b, geometry.opposite(side))
         act_a, act_b = v.active(slot_a), v.active(slot_b)
@@ -82,8 +85,13 @@ def add_openings(model: cp_model.CpModel, v: StaticVars) -> None:
         model.Add(conn >= act_a)
         model.Add(conn >= act_b)
         model.Add(conn <= act_a + act_b)
-        model.Add(act_a <= act_b + v.tank(b))
-        model.Add(act_b <= act_a + v.tank(a))
+        tank_a = v.tank_open(slot_a) if oriented else v.tank(a)   # what a tank offers on this edge
+        tank_b = v.tank_open(slot_b) if oriented else v.tank(b)
+        model.Add(act_a <= act_b + tank_b)
+        model.Add(act_b <= act_a + tank_a)
+        if oriented:
+            model.Add(tank_a <= act_b)
+            model.Add(tank_b <= act_a)
     for cell in v.cells:
         around = [v.conn[v.slot_edge[(cell, s)][0]] for s in v.sides(cell)]
         model.Add(v.tank(cell) <= sum(around))
@@ -158,7 +166,7 @@ def add_ports(model: cp_model.CpModel, v: StaticVars) -> None:
             model.Add(rank >= v.tag[e] + 1).OnlyEnforceIf([g, v.fed[e]])
         else:
             model.Add(v.fed[e] >= g)
-            if group.amount is None:      # black: exactly one product to one end reservoir
+            if group.colors == ("black",):  # exactly one end product to one end reservoir
                 model.Add(out == 1).OnlyEnforceIf(g)
                 model.Add(v.tag[e] == rank).OnlyEnforceIf(g)
             else:
@@ -199,21 +207,24 @@ def add_topology_cuts(model: cp_model.CpModel, v: StaticVars) -> None:
     """
     ins = [(m, p) for m in v.machine_ids for p in v.catalog[m].inputs]
     outs = [(m, p) for m in v.machine_ids for p in v.catalog[m].outputs]
+    for m, p in ins:  # a multi-colour input may be fed by an output, or a supply, of any of its colours
+        model.Add(v.fed_input[(m, p.at)] <= sum(v.placed[o] for o, q in outs if o != m and set(q.colors) & set(p.colors)))
+        if len(p.colors) > 1:
+            model.Add(sum(v.supply[(c, k)] for c in v.cells for k in p.colors) >= v.placed[m] - v.fed_input[(m, p.at)])
     for k in v.ruleset.colors:
         k_ins = [(m, p) for m, p in ins if k in p.colors]
         k_outs = [(m, p) for m, p in outs if k in p.colors]
         supplies = sum(v.supply[(c, k)] for c in v.cells)
         for m, p in k_ins:
-            fed = v.fed_input[(m, p.at)]
-            model.Add(fed <= sum(v.placed[o] for o, _ in k_outs if o != m))
             if len(p.colors) == 1:
-                model.Add(supplies >= v.placed[m] - fed)
+                model.Add(supplies >= v.placed[m] - v.fed_input[(m, p.at)])
         if k_ins and all(len(p.colors) == 1 for _, p in k_ins + k_outs):
             model.Add(sum((p.amount or 0) * v.fed_input[(m, p.at)] for m, p in k_ins)
                       <= sum((p.amount or 0) * v.placed[m] for m, p in k_outs))
         for m, p in k_outs:
             if len(p.colors) == 1:
-                others = [v.fed_input[(i, q.at)] for i, q in k_ins if i != m and len(q.colors) == 1]
+                # any fed input that accepts k may be the one this output reaches
+                others = [v.fed_input[(i, q.at)] for i, q in k_ins if i != m]
                 model.Add(sum(v.output.values()) >= v.placed[m] - sum(others))
     black = [v.placed[m] for m, p in outs if p.is_black]
     if black:

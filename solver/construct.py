@@ -24,7 +24,7 @@ from models.rulesets import Ruleset
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
 from .model import add_objective_bound, build_static_model, fix_to_layout
-from .search import Interrupt, partial_hint, run, value_reader
+from .search import Interrupt, empty_hint, partial_hint, run, value_reader
 
 
 #: a greedy step stops within this relative gap: the main search improves the whole later
@@ -65,8 +65,10 @@ def _solve(setup: _Setup, ids: list[str], hint: Layout | None, keep: Layout | No
             fix_to_layout(built, part, complete=False)
     if hint is not None:
         partial_hint(built, hint)
+    elif setup.ruleset.geometry.name == "hex":
+        empty_hint(built)
     outcome = run(built, time_limit, setup.workers, setup.seed, interrupt=setup.interrupt, accept_excess=soft,
-                  gap_limit=STEP_GAP)
+                  gap_limit=STEP_GAP, stop_at=bound.value)
     if outcome.values is None:
         return None
     return prune(layout_from_values(built.vars, value_reader(outcome.values), setup.diagonal))

@@ -28,7 +28,11 @@ def layout_from_values(v: StaticVars, value: Value, diagonal: bool) -> Layout:
         MachinePlacement(p.machine, p.anchor, p.rotation) for i, p in enumerate(v.placements) if value(v.x[i])
     )
     tiles: list[Tile] = []
-    for cell in v.cells:
+    # hex tanks are read from their side-level literals, which carry the opening
+    for (kind, cell, side, colour), literal in v.oriented.items():
+        if value(literal):
+            tiles.append(Tile(kind, cell, color=colour, side=side))
+    for cell in () if v.ruleset.oriented_tanks else v.cells:
         for k in v.ruleset.colors:
             if value(v.supply[(cell, k)]):
                 tiles.append(Tile("supply", cell, color=k))

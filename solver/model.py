@@ -13,7 +13,7 @@ from ortools.sat.python import cp_model
 
 from models.board import Board
 from models.catalog import Catalog
-from models.layout import Layout
+from models.layout import TANK_KINDS, Layout
 from models.rulesets import Ruleset
 
 from . import constraints as C
@@ -102,7 +102,30 @@ def create_variables(
         v.flow.append(model.NewIntVar(-v.flow_cap, v.flow_cap, f"flow[{e}]"))
     for mid in machine_ids:
         v.rank[mid] = model.NewIntVar(0, max(n - 1, 0), f"rank[{mid}]")
+    if ruleset.oriented_tanks:
+        _add_oriented_tanks(model, v)
     return v
+
+
+def _add_oriented_tanks(model: cp_model.CpModel, v: StaticVars) -> None:
+    """Hex tanks: one literal per (kind, cell, opening side[, colour]); the cell literals are their sums.
+
+    Only sides facing a playable cell get a literal (an opening towards the
+    border or a pillar is a loose end). Every rule stated over the per-cell
+    literals (one tile per cell, stock limits, colours, flows, cost) then holds
+    for oriented tanks too; constraints.add_openings adds what an opening means.
+    """
+    kinds = [("supply", k) for k in v.ruleset.colors] + [("output", None), ("end", None)]
+    for cell in v.cells:
+        for kind, colour in kinds:
+            sides = []
+            for side in v.sides(cell):
+                literal = model.NewBoolVar(f"{kind}[{cell},{side},{colour}]")
+                v.oriented[(kind, cell, side, colour)] = literal
+                v.oriented_at.setdefault((cell, side), []).append(literal)
+                sides.append(literal)
+            whole = v.supply[(cell, colour)] if kind == "supply" else (v.output if kind == "output" else v.end)[cell]
+            model.Add(whole == sum(sides))
 
 
 def build_static_model(
@@ -113,8 +136,6 @@ def build_static_model(
     """The full model; `objective` 'profit' maximises the static score, 'cost' minimises the build cost."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
-    if ruleset.oriented_tanks:
-        raise NotImplementedError("oriented tanks (hex rulesets) are not modelled yet")
     model = cp_model.CpModel()
     machine_ids = tuple(machine_ids)
     v = create_variables(model, ruleset, board, catalog, machine_ids, diagonal)
@@ -182,12 +203,11 @@ def layout_literals(v: StaticVars, layout: Layout) -> tuple[list[cp_model.IntVar
         piece_index[piece.tile if piece.is_diagonal else ("pipe", piece.cells[0], frozenset(s for _, s in piece.slots))] = i
     tank_lits = []
     for tile in layout.tiles:
-        if tile.kind == "supply":
-            tank_lits.append(v.supply[(tile.cell, tile.color)])
-        elif tile.kind == "output":
-            tank_lits.append(v.output[tile.cell])
-        elif tile.kind == "end":
-            tank_lits.append(v.end[tile.cell])
+        if tile.kind in TANK_KINDS:
+            try:
+                tank_lits.append(v.tank_literal(tile))
+            except KeyError:
+                raise ValueError(f"{tile.kind} tank at {list(tile.cell)} opening {tile.side} is not a candidate") from None
         elif tile.kind == "pipe":
             key = ("pipe", tile.cell, frozenset(tile.sides))
             if key not in piece_index:
@@ -200,7 +220,7 @@ def layout_literals(v: StaticVars, layout: Layout) -> tuple[list[cp_model.IntVar
             tank_lits.append(v.diagonal_tiles[key])
     for lit in tank_lits:
         chosen.add(id(lit))
-    everything = list(v.x) + list(v.y) + list(v.supply.values()) + list(v.output.values()) + list(v.end.values())
+    everything = list(v.x) + list(v.y) + v.tank_literals()
     ones, rest, seen = [], [], set()
     for lit in everything:
         if id(lit) in seen:

@@ -42,6 +42,12 @@ from .search import Interrupt, Progress, run, value_reader
 
 RoundReport = Callable[[str], None]
 
+#: shares of the time limit: the target model, then the schedule towards it (of what is left); the greedy gets the rest
+TARGET_SHARE = 0.35
+SCHEDULE_SHARE = 0.4
+MIN_STEP = 1.5
+MODEL_BUILD_RESERVE = 1.0
+
 
 class PlanReplayDisagreement(AssertionError):
     """The planner produced a game that the replay judges illegal (a bug in one of them)."""
@@ -198,7 +204,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     start = time.monotonic()
     say = report or (lambda _text: None)
     c = game.context
-    target_budget = time_limit * 0.4
+    deadline = start + time_limit
     with Interrupt() as interrupt:
         built, _ = build_target_model(game)
         ids = list(built.vars.machine_ids)
@@ -206,7 +212,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                                   groups=[list(r.offered) for r in game.rounds])
         if topology.value is not None:
             add_objective_bound(built, topology.value)
-        outcome = run(built, target_budget, workers, seed, progress, interrupt=interrupt)
+        outcome = run(built, time_limit * TARGET_SHARE, workers, seed, progress, interrupt=interrupt)
         target: Layout | None = None
         bounds = [b for b in (outcome.bound, topology.value) if b is not None]
         bound = game.start_money + math.floor(min(bounds) + 1e-6) if bounds else None
@@ -214,10 +220,9 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             target, check = _checked_game_layout(game, built, outcome.values)
             say(f"target factory: {len(target.machines)} machines, static score {check.score.total}, "
                 f"bound on the final score {bound}")
-        left = time_limit - (time.monotonic() - start)
-        candidates = [("target", _schedule(game, target, left * 0.4, workers, seed, interrupt, say))]
-        left = time_limit - (time.monotonic() - start)
-        candidates.append(("greedy", _greedy(game, left, workers, seed, interrupt)))
+        schedule_end = time.monotonic() + (deadline - time.monotonic()) * SCHEDULE_SHARE
+        candidates = [("target", _schedule(game, target, schedule_end, workers, seed, interrupt, say))]
+        candidates.append(("greedy", _greedy(game, deadline, workers, seed, interrupt)))
         interrupted = interrupt.flag
     judged = []
     for name, rounds in candidates:
@@ -238,7 +243,17 @@ def _judged(plan: Game) -> ReplayResult:
     return replayed
 
 
-def _schedule(game: Game, target: Layout | None, time_left: float, workers: int, seed: int,
+def _share(deadline: float, steps_left: int) -> float:
+    """Seconds for one of the remaining CP-SAT steps (a little is kept back for building models)."""
+    return max(MIN_STEP, (deadline - time.monotonic()) / max(1, steps_left) - MODEL_BUILD_RESERVE)
+
+
+def _time_for_a_step(deadline: float) -> bool:
+    """The time limit is honoured: no new step starts unless it can end before the deadline."""
+    return time.monotonic() + MIN_STEP + MODEL_BUILD_RESERVE <= deadline
+
+
+def _schedule(game: Game, target: Layout | None, deadline: float, workers: int, seed: int,
               interrupt: Interrupt, say: RoundReport) -> list[Round]:
     """Build towards the target: its machine of each round goes where the target has it."""
     wanted = {m.id: m for m in (target.machines if target is not None else ())}
@@ -248,13 +263,11 @@ def _schedule(game: Game, target: Layout | None, time_left: float, workers: int,
     for t, rnd in enumerate(game.rounds):
         choice = next((m for m in rnd.offered if m in wanted and m not in previous.machine_ids), None)
         step = None
-        if choice is not None and not interrupt.flag:
+        if choice is not None and not interrupt.flag and _time_for_a_step(deadline):
             remaining = sum(1 for r in build_rounds if r >= t)
-            step_start = time.monotonic()
             last = t == build_rounds[-1]
             step = _build_step(game, t, choice, previous.machines + (wanted[choice],), previous,
-                               None if last else target, money, max(2.0, time_left / remaining), workers, seed, interrupt)
-            time_left -= time.monotonic() - step_start
+                               None if last else target, money, _share(deadline, remaining), workers, seed, interrupt)
             if step is None:
                 say(f"target plan, round {t + 1}: {choice} cannot be built with money {money}; taking nothing")
         if step is not None:
@@ -264,22 +277,22 @@ def _schedule(game: Game, target: Layout | None, time_left: float, workers: int,
     return rounds
 
 
-def _greedy(game: Game, time_left: float, workers: int, seed: int, interrupt: Interrupt) -> list[Round]:
+def _greedy(game: Game, deadline: float, workers: int, seed: int, interrupt: Interrupt) -> list[Round]:
     """Each round, the offered machine that earns most this round on the current factory, or none."""
     previous, money = game.empty_layout(), game.start_money
     chain = 0
     rounds: list[Round] = []
     for t, rnd in enumerate(game.rounds):
         offered = [m for m in dict.fromkeys(rnd.offered) if m not in previous.machine_ids]
-        per_try = max(1.0, time_left / max(1, (len(game.rounds) - t) * max(1, len(offered))))
+        tries_left = sum(len(set(r.offered)) for r in game.rounds[t:])
         best: _Step | None = None
         best_gain = 0
         for machine in offered:
-            if interrupt.flag:
+            if interrupt.flag or not _time_for_a_step(deadline):
                 break
-            step_start = time.monotonic()
-            step = _build_step(game, t, machine, previous.machines, previous, None, money, per_try, workers, seed, interrupt)
-            time_left -= time.monotonic() - step_start
+            step = _build_step(game, t, machine, previous.machines, previous, None, money,
+                               _share(deadline, tries_left), workers, seed, interrupt)
+            tries_left -= 1
             if step is None:
                 continue
             gain = _money_after(game, t, step, money) - money + step.chain_bonus - chain

@@ -20,7 +20,7 @@ from .bounds import TopologyBound, infeasibility_reason, topology_bound
 from .construct import greedy_layout
 from .extract import checked_layout, layout_from_values
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
-from .search import Interrupt, Progress, complete_assignment, partial_hint, run, set_hint, value_reader
+from .search import Interrupt, Progress, complete_assignment, empty_hint, partial_hint, run, set_hint, value_reader
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
 
@@ -153,6 +153,8 @@ def solve_static(
                 start_layout = construction.layout
             elif construction.layout is not None:
                 partial_hint(built, construction.layout)  # still a head start for the placed part
+        if start_layout is None and ruleset.geometry.name == "hex" and not built.model.Proto().solution_hint.vars:
+            empty_hint(built)
         if start_layout is not None:
             values = _complete_hint(built, start_layout)
             if values is not None:
@@ -170,7 +172,8 @@ def solve_static(
                 if progress is not None:
                     progress(obj, _tighter(bound, topo.value, objective), elapsed + offset)
 
-            outcome = run(built, remaining, workers, seed, shifted if progress else None, presolve, log, interrupt)
+            outcome = run(built, remaining, workers, seed, shifted if progress else None, presolve, log, interrupt,
+                          stop_at=topo.value)
         interrupted = interrupt.flag
 
     status = "UNKNOWN"

@@ -13,6 +13,7 @@ from ortools.sat.python import cp_model
 from models.board import Board
 from models.catalog import Catalog
 from models.geometry import Cell
+from models.layout import Tile
 from models.rulesets import Ruleset
 
 from .placements import Piece, Placement, Slot
@@ -52,6 +53,11 @@ class StaticVars:
     supply: dict[tuple[Cell, str], cp_model.IntVar] = field(default_factory=dict)
     output: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
     end: dict[Cell, cp_model.IntVar] = field(default_factory=dict)
+    #: oriented tanks (hex): one literal per tile (kind, cell, opening side, colour or None);
+    #: the per-cell supply/output/end literals above are then their sums, so every
+    #: rule written over cells holds unchanged and only openings and tile identity differ
+    oriented: dict[tuple[str, Cell, str, str | None], cp_model.IntVar] = field(default_factory=dict)
+    oriented_at: dict[Slot, list[cp_model.IntVar]] = field(default_factory=dict)
     # edges between playable cells, each once: (a, side of a, b)
     edges: list[tuple[Cell, str, Cell]] = field(default_factory=list)
     slot_edge: dict[Slot, tuple[int, int]] = field(default_factory=dict)  # slot -> (edge, +1 if slot is on a)
@@ -93,6 +99,28 @@ class StaticVars:
 
     def tank(self, cell: Cell) -> LinearExpr:
         return sum(self.supply[(cell, c)] for c in self.ruleset.colors) + self.output[cell] + self.end[cell]
+
+    def tank_open(self, slot: Slot) -> LinearExpr:
+        """1 iff an oriented tank opens on this slot (always 0 on square boards)."""
+        return sum(self.oriented_at.get(slot, ()))
+
+    def tank_literals(self) -> list[cp_model.IntVar]:
+        """One literal per possible tank tile, as a layout names it (with its side on hex boards).
+
+        Tile identity matters for costs between rounds: turning an oriented tank
+        is a new tile, so on hex boards the side-level literals are the tiles.
+        """
+        if self.ruleset.oriented_tanks:
+            return list(self.oriented.values())
+        return list(self.supply.values()) + list(self.output.values()) + list(self.end.values())
+
+    def tank_literal(self, tile: Tile) -> cp_model.IntVar:
+        """The literal of one tank tile; KeyError if the model has none (e.g. an opening at the border)."""
+        if self.ruleset.oriented_tanks:
+            return self.oriented[(tile.kind, tile.cell, tile.side, tile.color)]
+        if tile.kind == "supply":
+            return self.supply[(tile.cell, tile.color)]
+        return (self.output if tile.kind == "output" else self.end)[tile.cell]
 
     def supply_any(self, cell: Cell) -> LinearExpr:
         return sum(self.supply[(cell, c)] for c in self.ruleset.colors)

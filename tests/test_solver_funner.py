@@ -1,0 +1,156 @@
+"""Factory Funner (hex) on the same solver: optima, model-checker agreement, CLI and plan.
+
+The model differs from the square one only where the ruleset says so: tanks
+are oriented (one literal per cell, opening side and colour), a hex holds pipe
+pieces of 2-6 sides on disjoint sides, machines are single hexes with six
+rotations. Every layout the solver returns has passed the rule checker.
+"""
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.game import parse_game
+from models.layout import Layout, parse_layout
+from models.rulesets import get_ruleset
+from models.sequence import random_sequence
+from solver.model import build_static_model, fix_to_layout
+from solver.plan import plan_game
+from solver.search import run
+from solver.static import solve_static
+from test_funner import EXAMPLE_CATALOG, ROUND1, ROUND2
+
+FUNNER = get_ruleset("factory-funner")
+CATALOG = load_catalog(FUNNER)
+BOARD_A = load_boards(FUNNER)["A"]
+
+
+def hex_layout(body: dict, catalog=None) -> Layout:
+    return parse_layout({"ruleset": "factory-funner", "board": "A", **copy.deepcopy(body)}, "hex.json",
+                        catalog_path=catalog)
+
+
+def test_single_machine_beside_its_tanks_is_proved_optimal():
+    # FN41: income 7, green input, black output: one green supply tank and one black tank, no pipe
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN41"], time_limit=20)
+    assert result.status == "OPTIMAL" and result.objective == 7 - 2
+    assert result.check.score.summary() == {"income": 7, "cost": 2, "chain_bonus": 0, "total": 5}
+    tanks = [t for t in result.layout.tiles if t.kind in ("supply", "end")]
+    assert len(tanks) == 2 and all(t.side is not None for t in tanks)
+
+
+def test_two_chained_machines_earn_three_per_dot():
+    # FN05's pink output (1) feeds FN27's pink input (1) port to port: incomes 7 + 5, a green and a
+    # blue supply tank for FN05, a white tank for FN27's output, chain bonus 3 x 1
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27"], time_limit=30)
+    assert result.status == "OPTIMAL"
+    assert result.check.score.summary() == {"income": 12, "cost": 3, "chain_bonus": 3, "total": 12}
+
+
+def model_verdict(layout: Layout) -> tuple[str, float | None]:
+    """(status, objective) of the model fixed to exactly this layout; NOVAR if inexpressible."""
+    built = build_static_model(layout.ruleset, layout.board, layout.catalog, layout.machine_ids)
+    try:
+        fix_to_layout(built, layout)
+    except ValueError:
+        return "NOVAR", None
+    outcome = run(built, 10.0, workers=1)
+    return outcome.status, outcome.objective
+
+
+FN33_LEGAL = {"machines": [{"id": "FN33", "cell": [2, 2], "rotation": 0}],
+              "tiles": [{"kind": "supply", "color": "yellow", "cell": [3, 2], "side": "W"},
+                        {"kind": "supply", "color": "blue", "cell": [3, 1], "side": "SW"},
+                        {"kind": "end", "cell": [1, 2], "side": "E"}]}
+
+
+def _variant(body: dict, tile: int, **change) -> dict:
+    out = copy.deepcopy(body)
+    out["tiles"][tile].update(change)
+    return out
+
+
+def _with_tiles(body: dict, *tiles: dict) -> dict:
+    out = copy.deepcopy(body)
+    out["tiles"] += list(tiles)
+    return out
+
+
+# (layout body, catalogue path or None for the real FN catalogue, the checker's verdict)
+AGREEMENT = {
+    # tests/test_funner.py's worked example, rounds 1 and 2 (chain bonus 3)
+    "rulebook-round1": (ROUND1, EXAMPLE_CATALOG, True),
+    "rulebook-round2": (ROUND2, EXAMPLE_CATALOG, True),
+    # a tank turned away from its port: loose ends
+    "tank-turned-away": (_variant(ROUND1, 0, side="NE"), EXAMPLE_CATALOG, False),
+    # FN33's pink/yellow input fed yellow: legal; fed green: wrong colour
+    "multicolour-input": (FN33_LEGAL, None, True),
+    "multicolour-wrong-colour": (_variant(FN33_LEGAL, 0, color="green"), None, False),
+    # the end product into a white tank
+    "black-into-white": (_variant(FN33_LEGAL, 2, kind="output"), None, False),
+    # FN41's black output at SE of [2, 2] is [2, 3]; two tanks facing each other beside it: no port
+    "tanks-facing-each-other": (
+        _with_tiles({"machines": [{"id": "FN41", "cell": [2, 2], "rotation": 0}],
+                     "tiles": [{"kind": "supply", "color": "green", "cell": [1, 1], "side": "SE"},
+                               {"kind": "end", "cell": [2, 3], "side": "NW"}]},
+                    {"kind": "output", "cell": [4, 0], "side": "E"}, {"kind": "output", "cell": [5, 0], "side": "W"}),
+        None, False),
+    # three crossing pipes and no machine: every end is loose
+    "crossing-pipes-alone": ({"machines": [], "tiles": [
+        {"kind": "pipe", "cell": [2, 2], "sides": ["E", "W"]}, {"kind": "pipe", "cell": [2, 2], "sides": ["NE", "SW"]},
+        {"kind": "pipe", "cell": [2, 2], "sides": ["NW", "SE"]}]}, None, False),
+    # two pink supply tanks (one per colour)
+    "two-pink-supplies": ({"machines": [], "tiles": [
+        {"kind": "supply", "color": "pink", "cell": [0, 0], "side": "E"},
+        {"kind": "supply", "color": "pink", "cell": [4, 0], "side": "E"}]}, None, False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(AGREEMENT))
+def test_model_and_checker_agree_on_hex_layouts(name):
+    body, catalog, expected_legal = AGREEMENT[name]
+    layout = hex_layout(body, catalog)
+    check = check_layout(layout)
+    assert check.legal == expected_legal, [v.message for v in check.violations]
+    status, objective = model_verdict(layout)
+    if check.legal:
+        assert status == "OPTIMAL", "the model rejects a legal hex layout"
+        assert objective == check.score.total
+    else:
+        assert status in ("INFEASIBLE", "NOVAR"), f"the model accepts an illegal layout ({[v.rule for v in check.violations]})"
+
+
+def test_solved_layouts_round_trip_through_the_model():
+    """A solved multi-colour/two-output layout fixed back into the model gives the same score."""
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN45"], time_limit=20)
+    assert result.layout is not None and result.check.legal
+    assert sorted(t.kind for t in result.layout.tiles) == ["output", "output", "supply", "supply"]
+    assert model_verdict(result.layout) == ("OPTIMAL", result.objective)
+
+
+def test_cli_solves_a_funner_pair():
+    out = CliRunner().invoke(main, ["solve", "--ruleset", "factory-funner", "--board", "A", "--machines", "FN05,FN27",
+                                    "--time-limit", "30", "--json"])
+    assert out.exit_code == 0, out.output
+    document = json.loads(out.stdout[out.stdout.index("{"):])
+    assert document["result"]["status"] in ("OPTIMAL", "FEASIBLE")
+    result = document.pop("result")
+    layout = parse_layout(document, "cli.json")
+    check = check_layout(layout)
+    assert check.legal and check.score.total == result["total"]
+    assert all(t.side is not None for t in layout.tiles if t.kind != "pipe")
+
+
+def test_a_three_round_funner_plan_replays_legally():
+    document = random_sequence(FUNNER, CATALOG, "A", seed=1, rounds=3, solo=True)
+    plan = plan_game(parse_game(document, "funner-seq.json"), time_limit=15)
+    assert plan.replay.legal
+    assert len(plan.game.rounds) == 3
+    assert plan.bound is None or plan.final_score <= plan.bound
