@@ -17,7 +17,7 @@ from models.errors import DocumentError
 from models.jsonio import read_json, write_json
 from models.layout import Layout, load_layout, resolve_context
 
-from .static import StaticResult, solve_static
+from .static import StaticResult, relative_gap, solve_static
 
 _out = Console()
 _err = Console(stderr=True)
@@ -72,7 +72,7 @@ def result_document(result: StaticResult) -> dict[str, Any]:
 
 
 def _progress(best: float, bound: float, elapsed: float) -> None:
-    gap = abs(bound - best) / max(1.0, abs(best))
+    gap = relative_gap(best, bound)
     _err.print(f"[dim]best {best:.0f}  bound {bound:.0f}  gap {gap:.1%}  {elapsed:.1f}s[/]")
 
 

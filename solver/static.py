@@ -47,10 +47,11 @@ class StaticResult:
         return self.status == "OPTIMAL"
 
 
-def _gap(objective: float | None, bound: float | None) -> float | None:
+def relative_gap(objective: float | None, bound: float | None) -> float | None:
+    """(bound - best) / bound, as the issue measures it (absolute values; never divides by 0)."""
     if objective is None or bound is None:
         return None
-    return abs(bound - objective) / max(1.0, abs(objective))
+    return abs(bound - objective) / max(1.0, abs(bound))
 
 
 def _validate(catalog: Catalog, machine_ids: list[str], fixed: Layout | None) -> list[str]:
@@ -208,7 +209,7 @@ def solve_static(
         status = "OPTIMAL" if bound is not None and value == round(bound) else "FEASIBLE"
     if status == "OPTIMAL":
         bound = value
-    return result(status, layout=best[0], objective=value, bound=bound, gap=_gap(value, bound),
+    return result(status, layout=best[0], objective=value, bound=bound, gap=relative_gap(value, bound),
                   build_seconds=build_seconds, first_solution_seconds=first_seconds,
                   best_solution_seconds=best_seconds, check=best[1], topology_bound=topo.value,
                   interrupted=interrupted)
