@@ -318,8 +318,6 @@ def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, boa
 
 def _progress_printer(label: str):
     """A progress callback printing (best, bound, gap, elapsed) at most once a second."""
-    import time
-
     last = [0.0]
 
     def progress(best: float, bound: float, elapsed: float) -> None:

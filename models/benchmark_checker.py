@@ -6,7 +6,6 @@ measured (not asserted in tests) and written to results/checker.csv.
 from __future__ import annotations
 
 import random
-import statistics
 import time
 from pathlib import Path
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from html import escape
 
 from .analysis import Analysis, GameRound, RoundComparison, bound_text, money_moves, share_text, signed
-from .layout import Layout
 from .render import layout_svg
 from .render.svg import legend_svg
 

@@ -4,7 +4,7 @@ Rule ids: one-colour, black-network.
 """
 from __future__ import annotations
 
-from builders import FF29_OK, assert_legal, check, of_rule, only, plus, rules
+from builders import FF29_OK, assert_legal, check, only, plus, rules
 
 
 def test_matching_colour_is_legal():

@@ -1,7 +1,6 @@
 """Feeds and loops (RULES.md 1, "Feeds and loops"): rule id feeds-cycle."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from builders import assert_legal, check, only, rules

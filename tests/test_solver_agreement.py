@@ -15,27 +15,15 @@ import pytest
 
 from builders import make_layout
 from models.check import check_layout
-from models.layout import Layout, load_layout
+from models.layout import load_layout
 from solver.extract import prune
-from solver.model import build_static_model, fix_to_layout
-from solver.search import run
+from model_helpers import model_verdict
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
 LAYOUT_FILES = sorted(p for p in EXAMPLES.glob("*.json") if p.name.startswith(("legal-", "illegal-", "rulebook-round")))
 MODEL_ACCEPTS_JUNK = {"illegal-stray-tile-pipe-ring.json"}
 
 
-def model_verdict(layout: Layout) -> tuple[str, float | None]:
-    """(status, objective) of the model fixed to exactly this layout; NOVAR if inexpressible."""
-    built = build_static_model(layout.ruleset, layout.board, layout.catalog, layout.machine_ids,
-                               diagonal=bool(layout.options.get("diagonal_intersection")),
-                               end_limit=layout.options.get("end_limit"))
-    try:
-        fix_to_layout(built, layout)
-    except ValueError:
-        return "NOVAR", None
-    outcome = run(built, 10.0, workers=1)
-    return outcome.status, outcome.objective
 
 
 def test_there_are_examples_of_both_kinds():

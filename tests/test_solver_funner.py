@@ -21,9 +21,8 @@ from models.game import parse_game
 from models.layout import Layout, parse_layout
 from models.rulesets import get_ruleset
 from models.sequence import random_sequence
-from solver.model import build_static_model, fix_to_layout
 from solver.plan import plan_game
-from solver.search import run
+from model_helpers import model_verdict
 from solver.static import solve_static
 from test_funner import EXAMPLE_CATALOG, ROUND1, ROUND2
 
@@ -54,15 +53,6 @@ def test_two_chained_machines_earn_three_per_dot():
     assert result.check.score.summary() == {"income": 12, "cost": 3, "chain_bonus": 3, "total": 12}
 
 
-def model_verdict(layout: Layout) -> tuple[str, float | None]:
-    """(status, objective) of the model fixed to exactly this layout; NOVAR if inexpressible."""
-    built = build_static_model(layout.ruleset, layout.board, layout.catalog, layout.machine_ids)
-    try:
-        fix_to_layout(built, layout)
-    except ValueError:
-        return "NOVAR", None
-    outcome = run(built, 10.0, workers=1)
-    return outcome.status, outcome.objective
 
 
 FN33_LEGAL = {"machines": [{"id": "FN33", "cell": [2, 2], "rotation": 0}],
