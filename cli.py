@@ -404,19 +404,16 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     console.print(analysis_summary(analysis))
 
 
-def _register_optional_commands() -> None:
-    """Commands that live beside the solver; registered here so `factoryfun` lists them."""
+def _register_commands_defined_elsewhere() -> None:
+    """`solve` and `bench-checker` live beside the code they drive; `factoryfun` lists them too."""
     from models.benchmark_checker import bench_checker
+    from solver.command import solve
 
     main.add_command(bench_checker)
-    try:
-        from solver.command import solve
-    except ImportError:  # the solver package is optional only while it is being built
-        return
     main.add_command(solve)
 
 
-_register_optional_commands()
+_register_commands_defined_elsewhere()
 
 if __name__ == "__main__":
     main()
