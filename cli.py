@@ -210,10 +210,9 @@ def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
 
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
-@CATALOG_OPTION
-@BOARDS_OPTION
+@document_options
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Write the layout as SVG.")
-def show(layout_path: str, catalog_path, boards_path, svg_path: str | None) -> None:
+def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: str | None) -> None:
     """Draw a layout in the terminal, and as SVG with --svg."""
     from models.check import check_layout
     from models.layout import load_layout
@@ -222,11 +221,14 @@ def show(layout_path: str, catalog_path, boards_path, svg_path: str | None) -> N
     layout = load_layout(layout_path, catalog_path, boards_path)
     result = check_layout(layout)
     highlight = [c for v in result.violations for c in v.cells]
+    if svg_path:
+        _write_svg(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}", highlight_cells=highlight))
+    if as_json:
+        _print_json({**layout.to_dict(), "result": {"legal": result.legal, **result.score.summary()}})
+        return
     _draw(layout, highlight)
     verdict = "legal" if result.legal else f"illegal ({len(result.violations)} violations)"
     console.print(f"{layout.board.id}: {len(layout.machines)} machines, score {result.score.total}, {verdict}")
-    if svg_path:
-        _write_svg(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}", highlight_cells=highlight))
 
 
 # -- games -------------------------------------------------------------------

@@ -110,7 +110,7 @@ def _offer_rounds(game: Game) -> tuple[list[str], dict[str, list[int]]]:
     return ids, rounds_of
 
 
-def build_target_model(game: Game) -> tuple[StaticModel, dict[tuple[int, str], object]]:
+def build_target_model(game: Game) -> StaticModel:
     """Static model over every offered machine, at most one taken per round."""
     c = game.context
     ids, rounds_of = _offer_rounds(game)
@@ -125,7 +125,7 @@ def build_target_model(game: Game) -> tuple[StaticModel, dict[tuple[int, str], o
         model.Add(v.placed[machine_id] <= sum(take[(t, machine_id)] for t in rounds))
     for t, rnd in enumerate(game.rounds):
         model.Add(sum(take[(t, m)] for m in set(rnd.offered)) <= 1)
-    return built, take
+    return built
 
 
 def _round_model(game: Game, pinned: tuple[MachinePlacement, ...], free: str | None, previous: Layout,
@@ -206,7 +206,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     c = game.context
     deadline = start + time_limit
     with Interrupt() as interrupt:
-        built, _ = build_target_model(game)
+        built = build_target_model(game)
         ids = list(built.vars.machine_ids)
         topology = topology_bound(c.ruleset, c.catalog, ids, optional=True, time_limit=min(10.0, time_limit / 10),
                                   groups=[list(r.offered) for r in game.rounds])

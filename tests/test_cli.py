@@ -112,3 +112,13 @@ def test_sequence_random_is_reproducible_and_dealt_per_player():
     assert len({m for r in first["rounds"] for m in r["offered"]}) == 30
     solo = json.loads(run("sequence", "random", "--seed", "7", "--solo").stdout)
     assert all(len(r["offered"]) == 1 for r in solo["rounds"])
+
+
+def test_show_json_is_the_layout_with_its_score(tmp_path):
+    svg = tmp_path / "r2.svg"
+    result = run("show", ROUND2, "--json", "--svg", str(svg))
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document["machines"] == json.loads(open(ROUND2).read())["machines"]
+    assert document["result"] == {"legal": True, "income": 17, "cost": 5, "chain_bonus": 10, "total": 22}
+    assert svg.read_text().lstrip().startswith("<?xml")
