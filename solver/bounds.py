@@ -32,8 +32,13 @@ class TopologyBound:
 def topology_bound(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
+    fed_pattern: dict[tuple[str, str], int] | None = None,
 ) -> TopologyBound:
-    """`groups`: at most one machine of each group is placed (a round's offer, for the planner)."""
+    """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
+
+    `fed_pattern` fixes which printed inputs (machine id, port position) are
+    machine-fed; the bound prover (solver/prove.py) asks this for every pattern.
+    """
     model = cp_model.CpModel()
     ids = list(machine_ids)
     n = len(ids)
@@ -66,6 +71,8 @@ def topology_bound(
         model.Add((pi.amount or 0) * fed <= sum((outs[oi][1].amount or 0) * f for oi, f in feeding))
         for oi, f in feeding:
             model.AddImplication(f, fed)
+        if fed_pattern is not None and (b, pi.at) in fed_pattern:
+            model.Add(fed == fed_pattern[(b, pi.at)])
         fed_in.append(fed)
         supply_need.append((pi.colors, placed[b], fed))
     for k in ruleset.colors:  # per colour, fed input points never exceed output points

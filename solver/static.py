@@ -20,7 +20,24 @@ from .bounds import TopologyBound, infeasibility_reason, topology_bound
 from .construct import greedy_layout
 from .extract import checked_layout, layout_from_values
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
+from .prove import prove_bound
 from .search import Interrupt, Progress, complete_assignment, empty_hint, partial_hint, run, set_hint, value_reader
+from .sketch import best_sketch
+
+#: share of the time limit (and its cap in seconds) spent on combinatorial sketches of a first
+#: layout, for small sets and for sets of SKETCH_MANY or more machines; on 6-10 machines
+#: the best of many sketches beat 60 s of CP-SAT from one (classic-A n8/s0: 91 in 4 s vs 86)
+SKETCH_SMALL = (0.05, 3.0)
+SKETCH_LARGE = (0.2, 60.0)
+SKETCH_MANY = 6
+#: no legal sketch after this many seconds: fall back to the CP-SAT greedy construction
+SKETCH_GIVE_UP = 5.0
+#: the decomposition prover (solver/prove.py) runs for sets up to this size ...
+PROVE_MAX_MACHINES = 6
+#: ... when the best layout is at most this many points below the bound
+PROVE_MAX_POINTS = 5
+#: share of the time the main search gets first when the prover may follow
+MAIN_SHARE = 0.4
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
 
@@ -144,7 +161,12 @@ def solve_static(
     first_seconds = None
     with Interrupt() as interrupt:
         start_layout = hint
-        if start_layout is None and (greedy if greedy is not None else len(ids) > 2):
+        use_construction = greedy if greedy is not None else len(ids) > 2
+        if start_layout is None and use_construction:
+            start_layout = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=topo.order,
+                                       time_limit=_sketch_seconds(len(ids), time_limit),
+                                       first_within=SKETCH_GIVE_UP)
+        if start_layout is None and use_construction:
             construction = greedy_layout(
                 ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),
                 workers=workers, seed=seed, objective=objective, diagonal=diagonal, fixed=fixed,
@@ -164,42 +186,34 @@ def solve_static(
                 first_seconds = time.monotonic() - start
                 if progress is not None:
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
-        remaining = deadline - time.monotonic()
-        outcome = None
-        if not interrupt.flag and remaining > 0.05:
-            offset = time.monotonic() - start
-
-            def shifted(obj: float, bound: float, elapsed: float) -> None:
-                if progress is not None:
-                    progress(obj, _tighter(bound, topo.value, objective), elapsed + offset)
-
-            outcome = run(built, remaining, workers, seed, shifted if progress else None, presolve, log, interrupt,
-                          stop_at=topo.value)
+        track = _Track(objective, topo.value, first_seconds, best)
+        provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
+        share = MAIN_SHARE if provable else 1.0
+        _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress, presolve, log,
+                interrupt)
+        if track.infeasible:
+            if track.best is not None:
+                raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
+            return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
+                          explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
+        if provable and track.worth_proving() and not interrupt.flag:
+            proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), deadline,
+                                diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers)
+            track.bound = min(track.bound, proof.bound)
+            if proof.layout is not None:
+                track.offer(checked_layout(proof.layout), time.monotonic() - start)
+            track.optimal = proof.complete
+            add_objective_bound(built, int(track.bound))
+        if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
+            if track.best is not None and share < 1.0:  # the search goes on from the best layout
+                values = _complete_hint(built, track.best[0])
+                if values is not None:
+                    set_hint(built, values)
+            _search(built, track, start, deadline - time.monotonic(), diagonal, workers, seed, progress, presolve, log,
+                    interrupt)
         interrupted = interrupt.flag
 
-    status = "UNKNOWN"
-    bound = topo.value
-    best_seconds = first_seconds
-    if outcome is not None:
-        if outcome.values is not None:
-            candidate = checked_layout(layout_from_values(built.vars, value_reader(outcome.values), diagonal))
-            new_value = _objective_of(candidate[1], objective)
-            old_value = None if best is None else _objective_of(best[1], objective)
-            if old_value is None or _better(new_value, old_value, objective):
-                best_seconds = offset + (outcome.best_solution_seconds or 0.0)
-            if old_value is None or not _better(old_value, new_value, objective):
-                best = candidate  # the search's own layout when it is at least as good
-            if first_seconds is None and outcome.first_solution_seconds is not None:
-                first_seconds = offset + outcome.first_solution_seconds
-        if outcome.status == "INFEASIBLE":
-            if best is not None:
-                raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
-            return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupted,
-                          explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
-        if outcome.bound is not None:
-            bound = _tighter(outcome.bound, topo.value, objective)
-        if outcome.status == "OPTIMAL":
-            status = "OPTIMAL"
+    best, bound, status = track.best, track.bound, ("OPTIMAL" if track.optimal else "UNKNOWN")
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
                       topology_bound=topo.value,
@@ -210,9 +224,79 @@ def solve_static(
     if status == "OPTIMAL":
         bound = value
     return result(status, layout=best[0], objective=value, bound=bound, gap=relative_gap(value, bound),
-                  build_seconds=build_seconds, first_solution_seconds=first_seconds,
-                  best_solution_seconds=best_seconds, check=best[1], topology_bound=topo.value,
+                  build_seconds=build_seconds, first_solution_seconds=track.first_seconds,
+                  best_solution_seconds=track.best_seconds, check=best[1], topology_bound=topo.value,
                   interrupted=interrupted)
+
+
+@dataclass
+class _Track:
+    """The best legal layout and the best bound over every phase of one solve."""
+
+    objective: str
+    bound: float | None
+    first_seconds: float | None
+    best: tuple[Layout, CheckResult] | None
+    best_seconds: float | None = None
+    optimal: bool = False
+    infeasible: bool = False
+
+    def __post_init__(self) -> None:
+        self.best_seconds = self.first_seconds
+
+    def value(self) -> int:
+        assert self.best is not None
+        return _objective_of(self.best[1], self.objective)
+
+    def offer(self, candidate: tuple[Layout, CheckResult], seconds: float) -> None:
+        """Keep `candidate` when it is at least as good (the later phase's own layout wins ties)."""
+        new = _objective_of(candidate[1], self.objective)
+        if self.best is None or _better(new, self.value(), self.objective):
+            self.best_seconds = seconds
+        if self.best is None or not _better(self.value(), new, self.objective):
+            self.best = candidate
+        if self.first_seconds is None:
+            self.first_seconds = seconds
+
+    def tighten(self, bound: float) -> None:
+        self.bound = _tighter(bound, self.bound, self.objective)
+
+    def worth_proving(self) -> bool:
+        """A few points between the best layout and the bound: the decomposition can close that."""
+        return (not self.optimal and self.best is not None and self.bound is not None
+                and 0 < self.bound - self.value() <= PROVE_MAX_POINTS)
+
+
+def _search(built: StaticModel, track: _Track, start: float, seconds: float, diagonal: bool, workers: int,
+            seed: int, progress: Progress | None, presolve: bool, log: bool, interrupt: Interrupt) -> None:
+    """One CP-SAT run of the main model; its layout, bound and status go into `track`."""
+    if interrupt.flag or seconds <= 0.05:
+        return
+    offset = time.monotonic() - start
+
+    def shifted(obj: float, bound: float, elapsed: float) -> None:
+        if progress is not None:
+            progress(obj, bound if track.bound is None else _tighter(bound, track.bound, track.objective),
+                     elapsed + offset)
+
+    outcome = run(built, seconds, workers, seed, shifted if progress else None, presolve, log, interrupt,
+                  stop_at=track.bound)
+    if outcome.values is not None:
+        candidate = checked_layout(layout_from_values(built.vars, value_reader(outcome.values), diagonal))
+        track.offer(candidate, offset + (outcome.best_solution_seconds or 0.0))
+        if outcome.first_solution_seconds is not None:
+            track.first_seconds = min(track.first_seconds or float("inf"), offset + outcome.first_solution_seconds)
+    if outcome.status == "INFEASIBLE":
+        track.infeasible = True
+    if outcome.bound is not None:
+        track.tighten(outcome.bound)
+    if outcome.status == "OPTIMAL":
+        track.optimal = True
+
+
+def _sketch_seconds(machines: int, time_limit: float) -> float:
+    share, cap = SKETCH_LARGE if machines >= SKETCH_MANY else SKETCH_SMALL
+    return min(cap, share * time_limit)
 
 
 def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:

@@ -1,0 +1,199 @@
+"""Proving a tighter bound by decomposition: fed patterns, then machine positions.
+
+The main search often stops a few points below the geometry-free bound and
+CP-SAT alone cannot close that gap: proving "no layout scores T" needs it to see
+that T leaves no money for pipes, which is a global geometric fact. Split the
+question and each part becomes easy:
+
+1. A *fed pattern* says which printed inputs are machine-fed. It fixes the chain
+   bonus, and the geometry-free relaxation (solver/bounds.py) bounds each
+   pattern's score; only patterns whose bound reaches T are left (a handful).
+2. Each such pattern is a feasibility model: the full model, the pattern fixed,
+   score >= T. Presolve refutes most of them at once.
+3. A pattern that survives a short solve is split once more, on the position
+   of one machine; each part is refuted by presolve in about a second.
+
+If every part is refuted, no layout scores T, so the bound drops to T - 1 and
+the next T is tried; a part that has a solution is a layout scoring at least T,
+which is then optimal. A part that neither refutes nor solves in its time ends
+the proof honestly: the bound stays at the last T proved impossible + 0.
+
+Measured on classic-A FF16,FF27,FF30,FF46 (best 31, geometry-free bound 32):
+51 of 52 patterns refuted in 0.0 s each; the last survived 120 s of plain
+CP-SAT with 2 workers, and was refuted as 168 positions of FF16: 220 s in
+all, 18 s once its pipe budget (zero here) was stated explicitly.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from models.board import Board
+from models.catalog import Catalog
+from models.layout import Layout
+from models.rulesets import Ruleset
+
+from .bounds import topology_bound
+from .extract import layout_from_values, prune
+from .model import StaticModel, build_static_model, fix_to_layout
+from .search import Interrupt, solver_parameters, value_reader
+
+#: seconds for one pattern before it is split by a machine's position
+PATTERN_SECONDS = 3.0
+#: seconds for one (pattern, position) part; a part that needs more ends the proof
+PART_SECONDS = 15.0
+#: fed patterns are enumerated; beyond this many printed inputs that is too many
+MAX_INPUTS = 14
+
+Pattern = dict[tuple[str, str], int]
+
+
+@dataclass(frozen=True)
+class FedPattern:
+    fed: Pattern
+    relaxed: int               # the pattern's geometry-free bound: income + chain bonus - fewest tanks
+
+
+@dataclass
+class ProofOutcome:
+    bound: int                 # proved: no legal layout scores more
+    layout: Layout | None      # a layout reaching `bound`, when one was found on the way
+    complete: bool             # True when the proof reached the best known score
+
+
+@dataclass
+class _Setup:
+    ruleset: Ruleset
+    board: Board
+    catalog: Catalog
+    ids: list[str]
+    diagonal: bool
+    fixed: Layout | None
+    deadline: float
+    interrupt: Interrupt | None
+
+    def time_left(self) -> float:
+        if self.interrupt is not None and self.interrupt.flag:
+            return 0.0
+        return self.deadline - time.monotonic()
+
+
+def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int) -> list[FedPattern] | None:
+    """Every fed pattern whose geometry-free bound reaches `target`; None if there are too many inputs."""
+    inputs = [(m, p.at, p.amount or 0) for m in ids for p in catalog[m].inputs]
+    if len(inputs) > MAX_INPUTS:
+        return None
+    income = sum(catalog[m].income for m in ids)
+    found: list[FedPattern] = []
+    for bits in itertools.product((0, 1), repeat=len(inputs)):
+        chain = ruleset.chain_bonus_per_point * sum(points * b for (_, _, points), b in zip(inputs, bits))
+        if income + chain < target:
+            continue  # cannot pay for even the free layout
+        pattern = {(m, at): b for (m, at, _), b in zip(inputs, bits)}
+        bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0)
+        if bound.infeasible:
+            continue
+        if bound.value is None:
+            return None  # the relaxation was not solved: nothing can be skipped safely
+        if bound.value >= target:
+            found.append(FedPattern(pattern, bound.value))
+    return found
+
+
+def _pattern_model(setup: _Setup, pattern: FedPattern, target: int) -> StaticModel:
+    """The full model restricted to `pattern`, asking only for a layout scoring `target` or more.
+
+    Every layout with this pattern pays at least its fewest tanks, so at most
+    `relaxed - target` points are left for pipes. Saying so explicitly (all pipe
+    pieces off when nothing is left) is what makes each part fast: measured on
+    the pattern above, 168 parts in 18 s instead of 220 s.
+    """
+    built = build_static_model(setup.ruleset, setup.board, setup.catalog, setup.ids, objective="profit",
+                               diagonal=setup.diagonal, soft_limits=False)
+    if setup.fixed is not None:
+        fix_to_layout(built, setup.fixed, complete=False)
+    for key, fed in pattern.fed.items():
+        built.model.Add(built.vars.fed_input[key] == fed)
+    built.model.Add(built.score >= target)
+    pipes_left = pattern.relaxed - target
+    if pipes_left == 0:
+        for piece in built.vars.y:
+            built.model.Add(piece == 0)
+    else:
+        built.model.Add(sum(built.vars.y) <= pipes_left)
+    built.model.ClearObjective()
+    return built
+
+
+def _solve_part(setup: _Setup, built: StaticModel, placement: int | None, limit: float) -> tuple[str, list[int] | None]:
+    """One feasibility solve on one core: 'refuted', 'found' (with the solution) or 'unknown'."""
+    seconds = min(limit, setup.time_left())
+    if seconds <= 0.05:
+        return "unknown", None
+    model = built.model
+    if placement is not None:
+        model = model.Clone()
+        model.Add(model.GetIntVarFromProtoIndex(built.vars.x[placement].Index()) == 1)
+    solver = cp_model.CpSolver()
+    solver_parameters(solver, seconds, 1, 0)
+    status = solver.Solve(model)
+    if status == cp_model.INFEASIBLE:
+        return "refuted", None
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "found", list(solver.ResponseProto().solution)
+    return "unknown", None
+
+
+def _split_machine(built: StaticModel, setup: _Setup) -> str:
+    """The machine to split on: the one with the fewest positions (fewest parts), fixed ones excluded."""
+    fixed = {m.id for m in setup.fixed.machines} if setup.fixed is not None else set()
+    free = [m for m in setup.ids if m not in fixed] or setup.ids
+    return min(free, key=lambda m: len(built.vars.by_machine[m]))
+
+
+def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tuple[str, Layout | None]:
+    """'refuted' when no layout scores `target`, 'found' with such a layout, else 'unknown'."""
+    patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target)
+    if patterns is None:
+        return "unknown", None
+    models = [_pattern_model(setup, pattern, target) for pattern in patterns]
+    first = list(pool.map(lambda built: _solve_part(setup, built, None, PATTERN_SECONDS), models))
+    for built, (verdict, values) in zip(models, first):
+        if verdict == "found":
+            return "found", _layout(built, values, setup.diagonal)
+    for built, (verdict, _) in zip(models, first):
+        if verdict == "refuted":
+            continue
+        machine = _split_machine(built, setup)
+        parts = list(pool.map(lambda i: _solve_part(setup, built, i, PART_SECONDS), built.vars.by_machine[machine]))
+        for verdict_part, values in parts:
+            if verdict_part == "found":
+                return "found", _layout(built, values, setup.diagonal)
+        if any(v != "refuted" for v, _ in parts):
+            return "unknown", None
+    return "refuted", None
+
+
+def _layout(built: StaticModel, values: list[int] | None, diagonal: bool) -> Layout:
+    assert values is not None
+    return prune(layout_from_values(built.vars, value_reader(values), diagonal))
+
+
+def prove_bound(
+    ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], best: int, bound: int, deadline: float,
+    diagonal: bool = False, fixed: Layout | None = None, interrupt: Interrupt | None = None, threads: int = 2,
+) -> ProofOutcome:
+    """Lower the profit bound from `bound` towards `best` (a legal layout's score), target by target."""
+    setup = _Setup(ruleset, board, catalog, list(ids), diagonal, fixed, deadline, interrupt)
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        for target in range(bound, best, -1):
+            verdict, layout = _refute_target(setup, target, pool)
+            if verdict == "found":
+                return ProofOutcome(target, layout, True)
+            if verdict == "unknown":
+                return ProofOutcome(target, None, False)
+    return ProofOutcome(best, None, True)

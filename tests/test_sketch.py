@@ -1,0 +1,110 @@
+"""The pure-Python sketch: complete legal layouts of all machines, fast, or None.
+
+Every layout is judged by the rule checker here as well as inside the sketch,
+so a bookkeeping error in the sketch can never pass unnoticed.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import solver.sketch as sketch
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.layout import Layout
+from models.rulesets import get_ruleset
+from solver.sketch import sketch_layout
+
+FF = get_ruleset("factory-fun")
+FN = get_ruleset("factory-funner")
+FF_CATALOG, FN_CATALOG = load_catalog(FF), load_catalog(FN)
+CLASSIC_A = load_boards(FF)["classic-A"]
+BOARD_A = load_boards(FN)["A"]
+
+
+def random_set(catalog, size: int, seed: int) -> list[str]:
+    return random.Random(seed).sample(sorted(catalog.machines), size)
+
+
+def assert_complete_and_legal(layout: Layout | None, ids: list[str]) -> None:
+    assert layout is not None
+    result = check_layout(layout)
+    assert result.legal, [v.to_dict() for v in result.violations]
+    assert sorted(layout.machine_ids) == sorted(ids)
+
+
+@pytest.mark.parametrize("size", [4, 6, 8])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_square_sets_get_a_legal_layout_with_every_machine(size, seed):
+    ids = random_set(FF_CATALOG, size, seed)
+    assert_complete_and_legal(sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=seed), ids)
+
+
+@pytest.mark.parametrize("size", [4, 5, 6])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_funner_sets_get_a_legal_layout_with_every_machine(size, seed):
+    ids = random_set(FN_CATALOG, size, seed)
+    layout = sketch_layout(FN, BOARD_A, FN_CATALOG, ids, seed=seed)
+    assert_complete_and_legal(layout, ids)
+    assert all(t.side is not None for t in layout.tiles if t.kind != "pipe")  # hex tanks are oriented
+
+
+def test_chains_outputs_into_inputs_when_it_can():
+    # FF04 (red in, green 1 out) and FF46 (green 1 in, green 2 out): FF04 should feed FF46
+    layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ["FF04", "FF46"], seed=0)
+    assert_complete_and_legal(layout, ["FF04", "FF46"])
+    assert check_layout(layout).score.chain_bonus == 5
+
+
+def test_a_given_feeding_order_is_followed_and_the_result_is_legal():
+    ids = random_set(FF_CATALOG, 6, 3)
+    layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=3, order=list(reversed(ids)))
+    assert_complete_and_legal(layout, ids)
+
+
+def test_same_seed_same_layout():
+    ids = random_set(FF_CATALOG, 5, 4)
+    first = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=7)
+    second = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=7)
+    assert first is not None and second is not None
+    assert first.to_dict() == second.to_dict()
+
+
+def test_fixed_machines_and_tiles_stay_exactly_as_they_are():
+    ids = random_set(FF_CATALOG, 7, 51)
+    fixed = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids[:3], seed=1)
+    assert fixed is not None
+    layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=1, fixed=fixed)
+    assert_complete_and_legal(layout, ids)
+    assert layout.machines[:len(fixed.machines)] == fixed.machines
+    assert layout.tiles[:len(fixed.tiles)] == fixed.tiles
+
+
+def test_fixed_machines_without_tiles_get_their_ports_connected():
+    """Funner machines never move: keep them where they stand and lay all pipes anew."""
+    ids = random_set(FN_CATALOG, 6, 2)
+    earlier = sketch_layout(FN, BOARD_A, FN_CATALOG, ids[:3], seed=0)
+    assert earlier is not None
+    fixed = earlier.with_parts(tiles=())
+    assert not check_layout(fixed).legal  # its ports are loose
+    layout = sketch_layout(FN, BOARD_A, FN_CATALOG, ids, seed=0, fixed=fixed)
+    assert_complete_and_legal(layout, ids)
+    assert layout.machines[:3] == fixed.machines
+
+
+@pytest.mark.parametrize("ruleset, board, catalog, count", [(FF, CLASSIC_A, FF_CATALOG, 20), (FN, BOARD_A, FN_CATALOG, 30)])
+def test_a_set_that_cannot_fit_gives_none(ruleset, board, catalog, count):
+    ids = sorted(catalog.machines)[:count]
+    assert sketch_layout(ruleset, board, catalog, ids, time_limit=1.0) is None
+
+
+def test_never_returns_a_layout_the_checker_rejects(monkeypatch):
+    class Rejected:
+        legal = False
+        violations = []
+
+    monkeypatch.setattr(sketch, "check_layout", lambda layout: Rejected())
+    ids = random_set(FF_CATALOG, 3, 0)
+    assert sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, time_limit=0.5) is None

@@ -1,0 +1,54 @@
+"""The decomposition prover: fed patterns, then machine positions.
+
+FF44+FF19+FF52 on classic-A is a small set whose geometry-free bound (25) is one
+point above its optimum (24): no layout pays for the last pipe, which the
+relaxation cannot see and the prover must.
+"""
+from __future__ import annotations
+
+import time
+
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.rulesets import get_ruleset
+from solver.bounds import topology_bound
+from solver.prove import fed_patterns, prove_bound
+
+FF = get_ruleset("factory-fun")
+CATALOG = load_catalog(FF)
+CLASSIC_A = load_boards(FF)["classic-A"]
+SET = ["FF44", "FF19", "FF52"]
+OPTIMUM, RELAXED = 24, 25
+
+
+def test_the_relaxation_is_one_point_above_the_optimum():
+    assert topology_bound(FF, CATALOG, SET).value == RELAXED
+
+
+def test_fed_patterns_reach_the_target_and_thin_out_as_it_rises():
+    low, high = fed_patterns(FF, CATALOG, SET, OPTIMUM - 5), fed_patterns(FF, CATALOG, SET, RELAXED)
+    assert high and all(p.relaxed >= RELAXED for p in high)
+    assert len(high) < len(low)
+    inputs = {(m, p.at) for m in SET for p in CATALOG[m].inputs}
+    assert all(set(p.fed) == inputs for p in low)
+    assert fed_patterns(FF, CATALOG, SET, RELAXED + 1) == []
+
+
+def test_a_best_layout_one_point_under_the_relaxation_is_proved_optimal():
+    outcome = prove_bound(FF, CLASSIC_A, CATALOG, SET, best=OPTIMUM, bound=RELAXED, deadline=time.monotonic() + 60)
+    assert outcome.complete and outcome.bound == OPTIMUM
+
+
+def test_the_top_down_proof_finds_the_optimum_when_the_best_known_is_worse():
+    outcome = prove_bound(FF, CLASSIC_A, CATALOG, SET, best=OPTIMUM - 4, bound=RELAXED,
+                          deadline=time.monotonic() + 120)
+    assert outcome.complete and outcome.bound == OPTIMUM
+    assert outcome.layout is not None
+    result = check_layout(outcome.layout)
+    assert result.legal and result.score.total == OPTIMUM
+
+
+def test_no_time_proves_nothing():
+    outcome = prove_bound(FF, CLASSIC_A, CATALOG, SET, best=OPTIMUM, bound=RELAXED, deadline=time.monotonic())
+    assert not outcome.complete and outcome.bound == RELAXED
