@@ -3,6 +3,8 @@
     /work/venv/bin/python -m solver.benchmark_static [--time-limit 300] [--quick] [--sizes 2,4] [--boards classic-A]
     /work/venv/bin/python -m solver.benchmark_static --ruleset factory-funner --boards A --sizes 2,4,6,8 --sets 1
         (writes results/static-funner.csv and .md instead)
+    /work/venv/bin/python -m solver.benchmark_static --sizes 8,10 --sets 1 --name 300s
+        (writes results/static-300s.csv and .md)
 
 The set: for each size in 2, 4, 6, 8, 10, three random machine sets (seed =
 1000*size + k, k = 0..2, drawn from the 55 machines) on each of classic-A,
@@ -107,7 +109,7 @@ def targets(df: pd.DataFrame) -> list[str]:
 
 def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> None:
     RESULTS.mkdir(exist_ok=True)
-    stem = REPORT_STEMS[args.ruleset]
+    stem = REPORT_STEMS[args.ruleset] + (f"-{args.name}" if args.name else "")
     df = pd.DataFrame(rows)
     df.to_csv(RESULTS / f"{stem}.csv", index=False)
     df["size"] = df["machines"].str.count(",") + 1
@@ -144,6 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-cross-check", action="store_true")
     parser.add_argument("--ruleset", default="factory-fun", choices=sorted(REPORT_STEMS))
     parser.add_argument("--sets", type=int, default=SETS_PER_SIZE, help="machine sets per size")
+    parser.add_argument("--name", default="", help="suffix of the report files, e.g. 300s -> results/static-300s.md")
     args = parser.parse_args(argv)
     import sys
 

@@ -9,7 +9,10 @@ Decomposition (documented in results/plan.md):
    gives a proven upper bound (start money + its objective bound) and, from its
    best solution, the target factory. The geometry-free topology bound under
    the same per-round limit (solver/bounds.py) is fed in as a cut, and the
-   smaller of the two bounds is reported.
+   smaller of the two bounds is reported. The machines the relaxation takes
+   are first sketched into a complete legal factory without CP-SAT
+   (solver/sketch/); that factory is the model's starting solution, and the
+   target when the model finds nothing better.
 2. **Schedule.** Round by round, the target's machine offered that round is
    taken and placed where the target has it; a small CP-SAT model chooses that
    round's tiles: keep what is on the board for free, pay 1 for anything new,
@@ -30,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from models.check import CheckResult
+from models.check import CheckResult, check_layout
 from models.game import Game, Round
 from models.layout import Layout, MachinePlacement
 from models.replay import ReplayResult, replay_game, round_cost
@@ -38,7 +41,8 @@ from models.replay import ReplayResult, replay_game, round_cost
 from .extract import checked_layout, layout_from_values
 from .bounds import topology_bound
 from .model import StaticModel, add_objective_bound, build_static_model, layout_literals
-from .search import Interrupt, Progress, run, value_reader
+from .search import Interrupt, Progress, complete_assignment, run, set_hint, value_reader
+from .sketch import best_sketch
 
 RoundReport = Callable[[str], None]
 
@@ -47,6 +51,9 @@ TARGET_SHARE = 0.35
 SCHEDULE_SHARE = 0.4
 MIN_STEP = 1.5
 MODEL_BUILD_RESERVE = 1.0
+#: seconds (at most, and share of the time limit) for sketching the target factory
+SKETCH_SECONDS = 20.0
+SKETCH_SHARE = 0.05
 
 
 class PlanReplayDisagreement(AssertionError):
@@ -212,16 +219,25 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                                   groups=[list(r.offered) for r in game.rounds])
         if topology.value is not None:
             add_objective_bound(built, topology.value)
+        sketched = _sketched_target(game, topology.placed or [], min(SKETCH_SECONDS, SKETCH_SHARE * time_limit), seed)
+        if sketched is not None:
+            values = complete_assignment(built, sketched[0])
+            if values is not None:
+                set_hint(built, values)
         outcome = run(built, time_limit * TARGET_SHARE, workers, seed, progress, interrupt=interrupt)
-        target: Layout | None = None
+        target: tuple[Layout, CheckResult] | None = None
         bounds = [b for b in (outcome.bound, topology.value) if b is not None]
         bound = game.start_money + math.floor(min(bounds) + 1e-6) if bounds else None
         if outcome.values is not None:
-            target, check = _checked_game_layout(game, built, outcome.values)
-            say(f"target factory: {len(target.machines)} machines, static score {check.score.total}, "
+            target = _checked_game_layout(game, built, outcome.values)
+        if sketched is not None and (target is None or sketched[1].score.total > target[1].score.total):
+            target = sketched
+        if target is not None:
+            say(f"target factory: {len(target[0].machines)} machines, static score {target[1].score.total}, "
                 f"bound on the final score {bound}")
         schedule_end = time.monotonic() + (deadline - time.monotonic()) * SCHEDULE_SHARE
-        candidates = [("target", _schedule(game, target, schedule_end, workers, seed, interrupt, say))]
+        target_layout = None if target is None else target[0]
+        candidates = [("target", _schedule(game, target_layout, schedule_end, workers, seed, interrupt, say))]
         candidates.append(("greedy", _greedy(game, deadline, workers, seed, interrupt)))
         interrupted = interrupt.flag
     judged = []
@@ -231,7 +247,31 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         say(f"{name} plan: final score {replayed.final_score}")
         judged.append((replayed.final_score, name, plan, replayed))
     score, name, plan, replayed = max(judged, key=lambda item: item[0])
-    return PlanResult(plan, replayed, bound, target, outcome.status, time.monotonic() - start, interrupted, strategy=name)
+    return PlanResult(plan, replayed, bound, target_layout, outcome.status, time.monotonic() - start, interrupted,
+                      strategy=name)
+
+
+def _sketched_target(game: Game, chosen: list[str], seconds: float, seed: int) -> tuple[Layout, CheckResult] | None:
+    """A legal factory of the machines the geometry-free relaxation takes, sketched without CP-SAT.
+
+    The target model over every offered machine is too big for CP-SAT to find a
+    full factory quickly; the sketch gives it (and the schedule) a complete one.
+    When the chosen machines do not all fit, the last in feeding order is left
+    out and the sketch tried again.
+    """
+    c = game.context
+    machines = list(chosen)
+    while machines and seconds > 0.05:
+        layout = best_sketch(c.ruleset, c.board, c.catalog, machines, seed=seed, time_limit=seconds / 2,
+                             first_within=seconds / 4)
+        if layout is not None:
+            layout = layout.with_parts(options=game.options)
+            check = check_layout(layout)  # the game's options (e.g. a shared end-reservoir stock) may forbid it
+            if check.legal:
+                return layout, check
+        machines.pop()
+        seconds /= 2
+    return None
 
 
 def _judged(plan: Game) -> ReplayResult:

@@ -2,8 +2,10 @@
 
 Order of work: cheap infeasibility reasons, the geometry-free bound (which also
 orders the machines), the CP-SAT model, a complete starting layout (the caller's
-hint or the greedy construction), the main search, then pruning and the rule
-checker, which must agree with the model.
+hint, else the best of many combinatorial sketches, else the CP-SAT greedy
+construction), the main search, then (for up to 6 machines a few points under
+the bound) the decomposition prover of solver/prove.py and the rest of the main
+search; finally pruning and the rule checker, which must agree with the model.
 """
 from __future__ import annotations
 
@@ -162,10 +164,20 @@ def solve_static(
     with Interrupt() as interrupt:
         start_layout = hint
         use_construction = greedy if greedy is not None else len(ids) > 2
+        sketch_first: float | None = None   # when the first and the best sketch appeared
+        sketch_best: float | None = None
         if start_layout is None and use_construction:
+            def sketched(score: int) -> None:
+                nonlocal sketch_first, sketch_best
+                sketch_best = time.monotonic() - start
+                sketch_first = sketch_best if sketch_first is None else sketch_first
+                if progress is not None and objective == "profit":
+                    progress(float(score), float(topo.value or 0), sketch_best)
+
             start_layout = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=topo.order,
                                        time_limit=_sketch_seconds(len(ids), time_limit),
-                                       first_within=SKETCH_GIVE_UP)
+                                       first_within=SKETCH_GIVE_UP, on_better=sketched,
+                                       stop=lambda: interrupt.flag)
         if start_layout is None and use_construction:
             construction = greedy_layout(
                 ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),
@@ -183,14 +195,16 @@ def solve_static(
             if values is not None:
                 set_hint(built, values)
                 best = checked_layout(layout_from_values(built.vars, value_reader(values), diagonal))
-                first_seconds = time.monotonic() - start
+                first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
                 if progress is not None:
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
         track = _Track(objective, topo.value, first_seconds, best)
+        if best is not None and sketch_best is not None:
+            track.best_seconds = sketch_best
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         share = MAIN_SHARE if provable else 1.0
-        _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress, presolve, log,
-                interrupt)
+        _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
+                presolve, log, interrupt)
         if track.infeasible:
             if track.best is not None:
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")

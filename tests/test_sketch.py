@@ -105,6 +105,6 @@ def test_never_returns_a_layout_the_checker_rejects(monkeypatch):
         legal = False
         violations = []
 
-    monkeypatch.setattr(sketch, "check_layout", lambda layout: Rejected())
+    monkeypatch.setattr(sketch.search, "check_layout", lambda layout: Rejected())
     ids = random_set(FF_CATALOG, 3, 0)
     assert sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, time_limit=0.5) is None

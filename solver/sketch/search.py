@@ -1,0 +1,214 @@
+"""The search: randomised attempts placing machines depth first, restarts until time runs out,
+and the public entry points (sketch_attempts, sketch_layout, best_sketch).
+"""
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from models.board import Board
+from models.catalog import Catalog
+from models.check import check_layout
+from models.layout import Layout
+from models.rulesets import Ruleset
+
+from ..placements import Placement, machine_placements
+from .machines import place_machine, rank_positions, viable_positions
+from .orders import _takers_left, feeding_orders, greedy_feeding
+from .ports import finish_output, join_input
+from .routing import supplies_open
+from .state import Context, Costs, State, import_fixed, port_table, supply_limits, to_layout
+
+#: how many candidate positions of one machine are tried with real routing
+TRIED_PLACEMENTS = 12
+#: positions of one machine whose continuation is searched before going back further
+BRANCHING = 2
+#: placements (each with its routing) one attempt may try, per machine to place
+ATTEMPT_BUDGET = 20
+
+
+@dataclass
+class Attempt:
+    """How one attempt ended, for statistics: the layout, or where it failed."""
+
+    layout: Layout | None
+    failure: str | None = None   # "place <id>", "outputs", "check: <rules>", "time"
+
+
+def finish_waiting(ctx: Context, state: State, rest: list[str]) -> bool:
+    """Connect every waiting output that no machine in `rest` could take."""
+    done = [i for i, net in enumerate(state.nets) if net.stub is not None and not _takers_left(ctx, rest, net.colors, net.spare)]
+    waiting = [(n.colors, n.spare) for n in state.nets if n.stub is not None]
+    future, _ = greedy_feeding(ctx.table, rest, waiting)
+    for i in done:
+        expected = future + [state.nets[j].colors for j in done if j != i and state.nets[j].stub is not None]
+        if not finish_output(ctx, state, i, expected):
+            return False
+    return True
+
+
+@dataclass
+class _Search:
+    """Budget and outcome bookkeeping of one attempt's depth-first search."""
+
+    budget: int                       # machine placements (with their routing) still allowed
+    deadline: float
+    failure: str = "time"
+    depth: int = -1                   # deepest machine index that failed (its failure is reported)
+
+    def fail(self, depth: int, reason: str) -> None:
+        if depth >= self.depth:
+            self.depth, self.failure = depth, reason
+
+
+def _extend(ctx: Context, state: State, order: list[str], k: int, placements: dict[str, list[Placement]],
+            fixed: Layout | None, search: _Search) -> Layout | None:
+    """Place order[k:] depth first: each machine's best positions in turn, at most BRANCHING that
+    work out per machine, so a dead end goes back a machine or two instead of starting over."""
+    if k == len(order):
+        layout = to_layout(ctx, state, fixed)
+        if layout is None:
+            search.fail(k, "unfinished pipe")
+            return None
+        result = check_layout(layout)
+        if not result.legal:
+            search.fail(k, "check: " + ",".join(sorted({v.rule for v in result.violations})))
+            return None
+        return layout
+    mid, rest = order[k], order[k + 1:]
+    index = len(state.machines)
+    tried = 0
+    ranked = rank_positions(ctx, state, index, placements[mid], rest)
+    for candidate in viable_positions(ctx, state, index, ranked, TRIED_PLACEMENTS):
+        if search.budget <= 0 or time.monotonic() > search.deadline:
+            return None
+        search.budget -= 1
+        placed = place_machine(ctx, state, mid, candidate)
+        if placed is None:
+            search.fail(k, f"place {mid}")
+            continue
+        if not finish_waiting(ctx, placed, rest):
+            search.fail(k, "outputs")
+            continue
+        if not supplies_open(ctx, placed, rest):
+            search.fail(k, "supply walled in")
+            continue
+        layout = _extend(ctx, placed, order, k + 1, placements, fixed, search)
+        if layout is not None:
+            return layout
+        tried += 1
+        if tried >= BRANCHING:
+            break
+    search.fail(k, f"place {mid}")
+    return None
+
+
+def attempt(ctx: Context, base: State, order: list[str], placements: dict[str, list[Placement]],
+            fixed: Layout | None, deadline: float) -> Attempt:
+    """One randomised construction in `order`; never returns an illegal layout."""
+    search = _Search(ATTEMPT_BUDGET * max(1, len(order)), deadline)
+    state = base
+    if base.loose_inputs or any(n.stub is not None for n in base.nets):
+        state = connect_loose(ctx, base, order)
+        if state is None:
+            return Attempt(None, "fixed ports")
+    layout = _extend(ctx, state, order, 0, placements, fixed, search)
+    return Attempt(layout, None if layout is not None else search.failure)
+
+
+def connect_loose(ctx: Context, base: State, order: list[str]) -> State | None:
+    """Route the fixed machines' loose inputs (random order), end products and unwanted outputs."""
+    state = base.copy()
+    loose, state.loose_inputs = list(state.loose_inputs), []
+    ctx.rng.shuffle(loose)
+    for machine, spec, start in loose:
+        if not join_input(ctx, state, machine, spec, start):
+            return None
+    for i, net in enumerate(state.nets):
+        if net.kind == "black" and net.stub is not None and not finish_output(ctx, state, i):
+            return None
+    return state if finish_waiting(ctx, state, order) else None
+
+
+def _jittered_costs(rng: random.Random) -> Costs:
+    """Preferences for a restart: each attempt weighs chaining, supply and compactness a bit differently."""
+    supply = rng.uniform(1.0, 4.0)
+    return Costs(pending=0.0, product=rng.uniform(0.0, 1.0), supply=supply,
+                 new_supply=supply + rng.uniform(0.5, 2.0), tank=1.0, noise=rng.uniform(0.5, 3.0),
+                 hug=rng.choice((0.0, 0.0, 0.1)), compact=rng.choice((0.0, 0.3, 0.6)))
+
+
+def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
+                    time_limit: float = 5.0, fixed: Layout | None = None, order: list[str] | None = None):
+    """Attempts until one is legal or time runs out (yields every Attempt, for statistics)."""
+    deadline = time.monotonic() + time_limit
+    fixed_ids = set(fixed.machine_ids) if fixed is not None else set()
+    todo = [m for m in dict.fromkeys(machine_ids) if m not in fixed_ids]
+    placements = {m: machine_placements(ruleset, board, catalog[m]) for m in todo}
+    if any(not p for p in placements.values()):
+        return
+    base = import_fixed(fixed)
+    all_ids = list(fixed_ids) + todo
+    allowed, any_colour = supply_limits(ruleset, catalog, all_ids)
+    end_limit = fixed.options.get("end_limit") if fixed is not None else None
+    end_limit = ruleset.end_limit if end_limit is None else end_limit
+    rng = random.Random(seed)
+    waiting = [(n.colors, n.spare) for n in base.nets if n.kind == "product" and n.spare > 0]
+    table = port_table(catalog, todo)
+    orders = feeding_orders(table, todo, waiting, rng)
+    if order:
+        given = [m for m in dict.fromkeys(order) if m in placements]
+        orders.insert(0, given + [m for m in todo if m not in given])
+    for k in itertools.count():
+        if time.monotonic() > deadline:
+            return
+        ctx = Context(ruleset, board, catalog, table, random.Random(rng.random()),
+                      Costs() if k == 0 else _jittered_costs(rng), allowed, any_colour,
+                      ruleset.output_limit, end_limit)
+        chosen = orders[k] if k < len(orders) else rng.choice(orders)
+        yield attempt(ctx, base, chosen, placements, fixed, deadline)
+
+
+def sketch_layout(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
+                  time_limit: float = 5.0, fixed: Layout | None = None, order: list[str] | None = None) -> Layout | None:
+    """A legal layout with every machine of `machine_ids` (and all of `fixed`, unchanged), or None.
+
+    `order` is a feeding order to try first (sources first, e.g. topology_bound's);
+    the result has passed models.check.check_layout.
+    """
+    for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order):
+        if result.layout is not None:
+            return result.layout
+    return None
+
+
+def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
+                time_limit: float = 3.0, fixed: Layout | None = None, order: list[str] | None = None,
+                first_within: float | None = None, on_better: Callable[[int], None] | None = None,
+                stop: Callable[[], bool] | None = None) -> Layout | None:
+    """The highest-scoring of the legal sketches found within `time_limit`.
+
+    One sketch takes a fraction of a second and their scores spread widely (the
+    chain bonus depends on which outputs the random order happens to chain), so
+    the rest of a small budget is better spent on more sketches than on none.
+    `first_within`: give up early when no legal sketch has appeared by then.
+    `on_better(score)` reports each improvement as it happens (progress lines,
+    time to the first legal layout); `stop()` ends the sketching early (Ctrl-C).
+    """
+    start = time.monotonic()
+    best: tuple[int, Layout] | None = None
+    for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order):
+        if result.layout is not None:
+            score = check_layout(result.layout).score.total
+            if best is None or score > best[0]:
+                best = (score, result.layout)
+                if on_better is not None:
+                    on_better(score)
+        elif best is None and first_within is not None and time.monotonic() - start > first_within:
+            break
+        if stop is not None and stop():
+            break
+    return None if best is None else best[1]

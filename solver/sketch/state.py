@@ -1,0 +1,259 @@
+"""The sketch's data: pieces, tanks, networks and the state of a layout in progress,
+the fixed facts of one sketch (Context), and conversion from a fixed layout and to a result.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from models.board import Board
+from models.catalog import Catalog, PortSpec
+from models.geometry import Cell
+from models.layout import Layout, MachinePlacement, Tile
+from models.networks import connect
+from models.rulesets import Ruleset
+
+Slot = tuple[Cell, str]  # (cell, side): a port's facing cell and the side it is entered from
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One pipe in one cell; a one-sided piece is an output's stub waiting for a connection."""
+
+    net: int
+    sides: frozenset[str]
+    frozen: bool = False  # from `fixed`: kept exactly, never extended
+
+
+@dataclass(frozen=True)
+class Tank:
+    kind: str             # supply | output | end
+    net: int
+    color: str | None
+    side: str | None      # hex: the one opening
+
+
+@dataclass
+class Net:
+    """What the connection rules need to know about one network."""
+
+    kind: str                          # supply | product | black | dead
+    colors: frozenset[str]
+    producers: set[int] = field(default_factory=set)
+    consumers: set[int] = field(default_factory=set)
+    offer: int = 0                     # output amounts
+    demand: int = 0                    # machine-fed input amounts
+    reservoir: bool = False            # has an output or end-product reservoir
+    stub: Slot | None = None           # an output that still waits: its facing cell and side
+
+    def copy(self) -> "Net":
+        return replace(self, producers=set(self.producers), consumers=set(self.consumers))
+
+    @property
+    def spare(self) -> int:
+        return self.offer - self.demand
+
+
+@dataclass
+class State:
+    """Everything placed so far. Cheap to copy: pieces are immutable tuples."""
+
+    machines: list[MachinePlacement]
+    machine_at: dict[Cell, int]
+    tanks: dict[Cell, Tank]
+    pieces: dict[Cell, tuple[Piece, ...]]
+    nets: list[Net]
+    blocked: set[Cell]                 # cells of a fixed diagonal tile
+    reserved: dict[Cell, Slot] = field(default_factory=dict)  # facing cells of inputs not routed yet
+    new_tiles: list[Tile] = field(default_factory=list)       # tanks added (pipes are read from pieces)
+    #: inputs of fixed machines that face an empty cell: (machine, port, facing slot), routed first
+    loose_inputs: list[tuple[int, PortSpec, Slot]] = field(default_factory=list)
+
+    def copy(self) -> "State":
+        return State(list(self.machines), dict(self.machine_at), dict(self.tanks), dict(self.pieces),
+                     [n.copy() for n in self.nets], self.blocked, dict(self.reserved), list(self.new_tiles),
+                     list(self.loose_inputs))
+
+    def is_empty(self, cell: Cell) -> bool:
+        return (cell not in self.machine_at and cell not in self.tanks and cell not in self.pieces
+                and cell not in self.blocked and cell not in self.reserved)
+
+    def count_tanks(self, kind: str) -> int:
+        return sum(1 for t in self.tanks.values() if t.kind == kind)
+
+
+@dataclass
+class Costs:
+    """Preferences between an input's options, in pipe units; jittered per attempt."""
+
+    pending: float = 0.0      # an output nobody takes yet (chain bonus, and it saves a reservoir)
+    product: float = 0.5      # a machine-fed network with spare quantity
+    supply: float = 2.5       # the colour's supply network
+    new_supply: float = 3.5   # a new supply container (its cost 1 included)
+    tank: float = 1.0         # an output or end-product reservoir
+    noise: float = 1.5        # random spread added to position scores
+    hug: float = 0.0          # route cost per free neighbour of a pipe cell (keeps open areas whole)
+    compact: float = 0.0      # position cost per free cell touching the machine
+
+
+Flow = tuple[frozenset[str], int]  # colours and amount of a port
+
+
+def port_table(catalog: Catalog, ids: list[str]) -> dict[str, tuple[list[Flow], list[Flow]]]:
+    """Per machine: its inputs (largest first) and its coloured outputs, as (colours, amount)."""
+    table = {}
+    for m in ids:
+        machine = catalog[m]
+        inputs = sorted(((frozenset(p.colors), p.amount or 0) for p in machine.inputs), key=lambda f: -f[1])
+        outputs = [(frozenset(p.colors), p.amount or 0) for p in machine.outputs if not p.is_black]
+        table[m] = (inputs, outputs)
+    return table
+
+
+@dataclass
+class Context:
+    """The fixed facts of one sketch: rules, board geometry and limits."""
+
+    ruleset: Ruleset
+    board: Board
+    catalog: Catalog
+    table: dict[str, tuple[list[Flow], list[Flow]]]
+    rng: random.Random
+    costs: Costs
+    supply_allowed: dict[str, int]     # per colour
+    supply_any: int                    # extra containers of any colour
+    output_limit: int
+    end_limit: int | None
+
+    def __post_init__(self) -> None:
+        geometry = self.ruleset.geometry
+        self.sides = geometry.sides
+        self.opposite = {s: geometry.opposite(s) for s in self.sides}
+        self.hex = self.ruleset.oriented_tanks
+        self.steps = {c: [(s, self.board.neighbour(c, s)) for s in self.sides] for c in self.board.cells}
+        #: per cell: (side, neighbour across it, the side it is entered from) for playable neighbours
+        self.moves = {c: [(s, o, self.opposite[s]) for s, o in steps if o is not None] for c, steps in self.steps.items()}
+
+    # -- connector rules ---------------------------------------------------------
+    def fits(self, pieces: tuple[Piece, ...]) -> bool:
+        """Whether these pipes may share one cell (disjoint sides, the ruleset's connector limits)."""
+        rules = self.ruleset
+        if len(pieces) == 1:
+            return rules.x_splitter_available or len(pieces[0].sides) != 4
+        if len(pieces) > rules.max_pipes_per_cell:
+            return False
+        used: set[str] = set()
+        for p in pieces:
+            if used & p.sides:
+                return False
+            used |= p.sides
+            if len(pieces) > 1 and len(p.sides) > rules.multi_pipe_max_sides:
+                return False
+            if not rules.x_splitter_available and len(p.sides) == 4:
+                return False
+        return True
+
+    def stubs_can_grow(self, cell: Cell, pieces: tuple[Piece, ...]) -> bool:
+        """Every waiting stub in the cell still has a side to continue through."""
+        used = set().union(*(p.sides for p in pieces))
+        for i, p in enumerate(pieces):
+            if len(p.sides) != 1 or p.frozen:
+                continue
+            if not any(other is not None and side not in used
+                       and self.fits(pieces[:i] + (replace(p, sides=p.sides | {side}),) + pieces[i + 1:])
+                       for side, other in self.steps[cell]):
+                return False
+        return True
+
+    def supply_available(self, state: State, color: str) -> bool:
+        """Whether one more supply container of `color` stays within the limit (bonus machines included)."""
+        counts = Counter(t.color for t in state.tanks.values() if t.kind == "supply")
+        if counts[color] < self.supply_allowed.get(color, 0):
+            return True
+        excess = sum(max(0, n - self.supply_allowed.get(c, 0)) for c, n in counts.items())
+        return excess < self.supply_any
+
+
+# -- fixed part, limits and result ---------------------------------------------
+def import_fixed(fixed: Layout | None) -> State:
+    """The fixed layout as sketch state: its pipes and tanks frozen, its networks known."""
+    state = State([], {}, {}, {}, [], set())
+    if fixed is None:
+        return state
+    conn = connect(fixed)
+    for net in conn.networks:
+        kind = "supply" if net.supplies else "black" if net.colors == {"black"} else "product" if net.outputs else "dead"
+        state.nets.append(Net(
+            kind, frozenset(net.colors or ()),
+            producers={fixed.ports[i].machine for i in net.outputs},
+            consumers={fixed.ports[i].machine for i in net.inputs},
+            offer=sum(fixed.ports[i].spec.amount or 0 for i in net.outputs),
+            demand=0 if kind == "supply" else sum(fixed.ports[i].spec.amount or 0 for i in net.inputs),
+            reservoir=bool(net.output_tanks or net.end_tanks),
+        ))
+    for i, pipe in enumerate(fixed.pipes):
+        tile = fixed.tiles[pipe.tile]
+        if tile.kind == "diagonal":
+            state.blocked.update(cell for cell, _ in pipe.ends)
+            continue
+        piece = Piece(conn.network_of[("pipe", i)], frozenset(tile.sides or ()), frozen=True)
+        state.pieces[tile.cell] = state.pieces.get(tile.cell, ()) + (piece,)
+    for i, tile in enumerate(fixed.tiles):
+        if tile.kind in ("supply", "output", "end"):
+            state.tanks[tile.cell] = Tank(tile.kind, conn.network_of[("tank", i)], tile.color, tile.side)
+    state.machines = list(fixed.machines)
+    state.machine_at = dict(fixed.machine_cells)
+    _adopt_loose_ports(fixed, conn, state)
+    return state
+
+
+def _adopt_loose_ports(fixed: Layout, conn, state: State) -> None:
+    """Ports of fixed machines that face an empty cell: outputs wait as stubs, inputs are routed first.
+
+    This lets `fixed` hold machines that must stay where they are while their
+    pipes and tanks are laid anew (Funner machines never move).
+    """
+    geometry = fixed.ruleset.geometry
+    ports = [(fixed.ports[loose.node[1]], loose) for loose in conn.loose_ends if loose.node[0] == "port"]
+    ports.sort(key=lambda pair: pair[0].spec.is_input)  # outputs first: their stubs may share a cell
+    for port, loose in ports:
+        facing = fixed.board.neighbour(loose.cell, loose.side)
+        if facing is None or facing in state.machine_at or facing in state.tanks or facing in state.blocked:
+            continue
+        start = (facing, geometry.opposite(loose.side))
+        here = state.pieces.get(facing, ())
+        if start[1] in set().union(*(p.sides for p in here)):
+            continue
+        if port.spec.is_input:
+            if not here:
+                state.reserved.setdefault(facing, start)
+            state.loose_inputs.append((port.machine, port.spec, start))
+            continue
+        net_id = conn.network_of[loose.node]
+        net = state.nets[net_id]
+        net.kind = "black" if port.spec.is_black else "product"
+        net.stub = start
+        state.pieces[facing] = here + (Piece(net_id, frozenset({start[1]})),)
+
+
+def supply_limits(ruleset: Ruleset, catalog: Catalog, ids: list[str]) -> tuple[dict[str, int], int]:
+    """Supply containers allowed per colour, and extra ones of any colour, once all `ids` stand."""
+    bonus = Counter(catalog[m].bonus_supply for m in ids) if ruleset.bonus_supply else Counter()
+    return {c: ruleset.supply_per_color + bonus[c] for c in ruleset.colors}, bonus["any"]
+
+
+def to_layout(ctx: Context, state: State, fixed: Layout | None) -> Layout | None:
+    """The layout of the state (fixed tiles first, unchanged), or None if a pipe is unfinished."""
+    pipes: list[Tile] = []
+    for cell in sorted(state.pieces):
+        for piece in state.pieces[cell]:
+            if piece.frozen:
+                continue
+            if len(piece.sides) < 2:
+                return None
+            sides = tuple(sorted(piece.sides, key=ctx.sides.index))
+            pipes.append(Tile(kind="pipe", cell=cell, sides=sides))
+    old = fixed.tiles if fixed is not None else ()
+    options = dict(fixed.options) if fixed is not None else {}
+    return Layout(ctx.ruleset, ctx.board, ctx.catalog, tuple(state.machines), tuple(old) + tuple(state.new_tiles) + tuple(pipes), options)
