@@ -27,7 +27,6 @@ class TopologyBound:
     proved: bool
     order: list[str]           # machines in a feeding order (sources first)
     infeasible: bool = False
-    placed: list[str] | None = None  # the machines the relaxation's best solution places (optional sets)
 
 
 def topology_bound(
@@ -110,8 +109,7 @@ def topology_bound(
         return TopologyBound(None, False, ids)
     order = sorted(ids, key=lambda m: solver.Value(rank[m]))
     value = int(round(solver.BestObjectiveBound()))
-    return TopologyBound(value, status == cp_model.OPTIMAL, order,
-                         placed=[m for m in order if solver.Value(placed[m])])
+    return TopologyBound(value, status == cp_model.OPTIMAL, order)
 
 
 def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str]) -> str | None:

@@ -9,12 +9,10 @@ Decomposition (documented in results/plan.md):
    gives a proven upper bound (start money + its objective bound) and, from its
    best solution, the target factory. The geometry-free topology bound under
    the same per-round limit (solver/bounds.py) is fed in as a cut, and the
-   smaller of the two bounds is reported. The machines the relaxation takes
-   are first sketched into a complete legal factory without CP-SAT
-   (solver/sketch/); that factory is the model's starting solution, and the
-   target when the model finds nothing better.
+   smaller of the two bounds is reported.
 2. **Schedule.** Round by round, the target's machine offered that round is
-   taken and placed where the target has it; a small CP-SAT model chooses that
+   taken and placed where the target has it (when that spot is taken or costs
+   more than the money at hand: wherever it gains most this round); a small CP-SAT model chooses that
    round's tiles: keep what is on the board for free, pay 1 for anything new,
    prefer tiles the target keeps (temporary tiles are paid twice: now and when
    replaced), never let money drop below 1; the last build maximises the chain
@@ -41,8 +39,7 @@ from models.replay import ReplayResult, replay_game, round_cost
 from .extract import checked_layout, layout_from_values
 from .bounds import topology_bound
 from .model import StaticModel, add_objective_bound, build_static_model, layout_literals
-from .search import Interrupt, Progress, complete_assignment, run, set_hint, value_reader
-from .sketch import best_sketch
+from .search import Interrupt, Progress, run, value_reader
 
 RoundReport = Callable[[str], None]
 
@@ -51,9 +48,6 @@ TARGET_SHARE = 0.35
 SCHEDULE_SHARE = 0.4
 MIN_STEP = 1.5
 MODEL_BUILD_RESERVE = 1.0
-#: seconds (at most, and share of the time limit) for sketching the target factory
-SKETCH_SECONDS = 20.0
-SKETCH_SHARE = 0.05
 
 
 class PlanReplayDisagreement(AssertionError):
@@ -219,19 +213,12 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                                   groups=[list(r.offered) for r in game.rounds])
         if topology.value is not None:
             add_objective_bound(built, topology.value)
-        sketched = _sketched_target(game, topology.placed or [], min(SKETCH_SECONDS, SKETCH_SHARE * time_limit), seed)
-        if sketched is not None:
-            values = complete_assignment(built, sketched[0])
-            if values is not None:
-                set_hint(built, values)
         outcome = run(built, time_limit * TARGET_SHARE, workers, seed, progress, interrupt=interrupt)
         target: tuple[Layout, CheckResult] | None = None
         bounds = [b for b in (outcome.bound, topology.value) if b is not None]
         bound = game.start_money + math.floor(min(bounds) + 1e-6) if bounds else None
         if outcome.values is not None:
             target = _checked_game_layout(game, built, outcome.values)
-        if sketched is not None and (target is None or sketched[1].score.total > target[1].score.total):
-            target = sketched
         if target is not None:
             say(f"target factory: {len(target[0].machines)} machines, static score {target[1].score.total}, "
                 f"bound on the final score {bound}")
@@ -249,29 +236,6 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     score, name, plan, replayed = max(judged, key=lambda item: item[0])
     return PlanResult(plan, replayed, bound, target_layout, outcome.status, time.monotonic() - start, interrupted,
                       strategy=name)
-
-
-def _sketched_target(game: Game, chosen: list[str], seconds: float, seed: int) -> tuple[Layout, CheckResult] | None:
-    """A legal factory of the machines the geometry-free relaxation takes, sketched without CP-SAT.
-
-    The target model over every offered machine is too big for CP-SAT to find a
-    full factory quickly; the sketch gives it (and the schedule) a complete one.
-    When the chosen machines do not all fit, the last in feeding order is left
-    out and the sketch tried again.
-    """
-    c = game.context
-    machines = list(chosen)
-    while machines and seconds > 0.05:
-        layout = best_sketch(c.ruleset, c.board, c.catalog, machines, seed=seed, time_limit=seconds / 2,
-                             first_within=seconds / 4)
-        if layout is not None:
-            layout = layout.with_parts(options=game.options)
-            check = check_layout(layout)  # the game's options (e.g. a shared end-reservoir stock) may forbid it
-            if check.legal:
-                return layout, check
-        machines.pop()
-        seconds /= 2
-    return None
 
 
 def _judged(plan: Game) -> ReplayResult:
@@ -306,8 +270,17 @@ def _schedule(game: Game, target: Layout | None, deadline: float, workers: int, 
         if choice is not None and not interrupt.flag and _time_for_a_step(deadline):
             remaining = sum(1 for r in build_rounds if r >= t)
             last = t == build_rounds[-1]
-            step = _build_step(game, t, choice, previous.machines + (wanted[choice],), previous,
-                               None if last else target, money, _share(deadline, remaining), workers, seed, interrupt)
+            spot_free = not any(c in previous.machine_cells for c in previous.machine_footprint(wanted[choice]))
+            if spot_free:  # (a machine built off-target earlier may stand there)
+                step = _build_step(game, t, choice, previous.machines + (wanted[choice],), previous,
+                                   None if last else target, money, _share(deadline, remaining), workers, seed,
+                                   interrupt)
+            if step is None and _time_for_a_step(deadline):
+                step = _anywhere(game, t, choice, previous, money, _share(deadline, remaining), workers, seed,
+                                 interrupt)
+                if step is not None:
+                    say(f"target plan, round {t + 1}: {choice} cannot go where the target has it with money {money}; "
+                        "built where it pays this round")
             if step is None:
                 say(f"target plan, round {t + 1}: {choice} cannot be built with money {money}; taking nothing")
         if step is not None:
@@ -315,6 +288,21 @@ def _schedule(game: Game, target: Layout | None, deadline: float, workers: int, 
             previous = step.layout
         rounds.append(_round(game, t, step))
     return rounds
+
+
+def _anywhere(game: Game, t: int, machine: str, previous: Layout, money: int, seconds: float, workers: int,
+              seed: int, interrupt: Interrupt) -> _Step | None:
+    """`machine` built wherever it earns most this round, if that gains anything (income, cost and chain bonus).
+
+    The schedule's fallback when the target's spot for it costs more than the
+    money at hand: a machine that pays for itself now is better than none.
+    """
+    step = _build_step(game, t, machine, previous.machines, previous, None, money, seconds, workers, seed, interrupt)
+    if step is None:
+        return None
+    chain_before = check_layout(previous).score.chain_bonus
+    gain = _money_after(game, t, step, money) - money + step.chain_bonus - chain_before
+    return step if gain > 0 else None
 
 
 def _greedy(game: Game, deadline: float, workers: int, seed: int, interrupt: Interrupt) -> list[Round]:

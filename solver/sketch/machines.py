@@ -10,8 +10,9 @@ from models.geometry import Cell
 from models.layout import MachinePlacement
 
 from ..placements import Placement
-from .orders import _takers_left, greedy_feeding
-from .ports import _new_supply_color, _record_input, _remove_stub, finish_output, input_options, join_input, reservoir_policy
+from .orders import greedy_feeding, takers_left
+from .ports import (finish_output, input_options, join_input, new_supply_color, record_input, remove_stub,
+                    reservoir_policy)
 from .routing import boxes_in, can_enter, has_exit
 from .state import Context, Net, Piece, State
 
@@ -39,7 +40,7 @@ class OptionCache:
 
     def new_supply(self, spec: PortSpec) -> str | None:
         if spec not in self._supply:
-            self._supply[spec] = _new_supply_color(self.ctx, self.state, spec)
+            self._supply[spec] = new_supply_color(self.ctx, self.state, spec)
         return self._supply[spec]
 
 
@@ -126,7 +127,7 @@ def _output_estimate(ctx: Context, state: State, spec: PortSpec, facing: Cell | 
     if facing is None or not state.is_empty(facing):
         return 0.5
     colors = frozenset(spec.colors)
-    if spec.is_black or _takers_left(ctx, rest, colors, spec.amount or 0):
+    if spec.is_black or takers_left(ctx, rest, colors, spec.amount or 0):
         return 0.0
     if reservoir_policy(ctx, state, colors, expected)[0] is not None:
         return 0.0
@@ -149,7 +150,7 @@ def rank_positions(ctx: Context, state: State, machine: int, placements: list[Pl
     cache = OptionCache(ctx, state, machine)
     rest = list(rest)
     expected = greedy_feeding(ctx.table, rest, [(n.colors, n.spare) for n in state.nets if n.stub is not None])[0]
-    expected += [n.colors for n in state.nets if n.stub is not None and not _takers_left(ctx, rest, n.colors, n.spare)]
+    expected += [n.colors for n in state.nets if n.stub is not None and not takers_left(ctx, rest, n.colors, n.spare)]
     out: list[Candidate] = []
     for placement in placements:
         direct = _check_position(ctx, state, cache, placement)
@@ -267,8 +268,8 @@ def _stand(ctx: Context, state: State, machine_id: str, candidate: Candidate) ->
     index = len(new.machines)
     new.machines.append(MachinePlacement(machine_id, placement.anchor, placement.rotation))
     for port, net in candidate.direct.items():
-        _remove_stub(new, net)
-        _record_input(new.nets[net], index, placement.ports[port].spec)
+        remove_stub(new, net)
+        record_input(new.nets[net], index, placement.ports[port].spec)
     for cell in placement.cells:
         new.machine_at[cell] = index
     for i, port in enumerate(placement.ports):

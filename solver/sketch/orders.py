@@ -57,6 +57,6 @@ def feeding_orders(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[st
     return [list(o) for o in best]
 
 
-def _takers_left(ctx: Context, rest: list[str], colors: frozenset[str], spare: int) -> bool:
+def takers_left(ctx: Context, rest: list[str], colors: frozenset[str], spare: int) -> bool:
     """Whether a machine still to place has an input that an output of `colors` with `spare` could feed."""
     return any(colors & c and a <= spare for m in rest for c, a in ctx.table[m][0])

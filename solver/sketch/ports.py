@@ -41,7 +41,7 @@ def input_options(ctx: Context, state: State, machine: int, spec: PortSpec) -> d
     return out
 
 
-def _new_supply_color(ctx: Context, state: State, spec: PortSpec) -> str | None:
+def new_supply_color(ctx: Context, state: State, spec: PortSpec) -> str | None:
     """A colour of the input for which one more supply container is allowed, or None."""
     available = [c for c in spec.colors if c in ctx.ruleset.colors and ctx.supply_available(state, c)]
     return available[0] if available else None
@@ -50,7 +50,7 @@ def _new_supply_color(ctx: Context, state: State, spec: PortSpec) -> str | None:
 def join_input(ctx: Context, state: State, machine: int, spec: PortSpec, start: Slot) -> bool:
     """Route one input from its facing cell to the cheapest network it may join."""
     targets = input_options(ctx, state, machine, spec)
-    color = _new_supply_color(ctx, state, spec)
+    color = new_supply_color(ctx, state, spec)
     state.reserved.pop(start[0], None)
     # a hex tank opens on one side only: right at the port it would leave nothing for the
     # colour's other inputs to branch from, so it goes one pipe away at least
@@ -67,11 +67,11 @@ def join_input(ctx: Context, state: State, machine: int, spec: PortSpec, start: 
         net = found.target
         if not apply_route(ctx, state, found, net, None):
             return False
-    _record_input(state.nets[net], machine, spec)
+    record_input(state.nets[net], machine, spec)
     return True
 
 
-def _record_input(net: Net, machine: int, spec: PortSpec) -> None:
+def record_input(net: Net, machine: int, spec: PortSpec) -> None:
     """Bookkeeping of an input joining a network: colours narrow, machine-fed demand grows."""
     net.colors = net.colors & set(spec.colors)
     net.consumers.add(machine)
@@ -79,7 +79,7 @@ def _record_input(net: Net, machine: int, spec: PortSpec) -> None:
         net.demand += spec.amount or 0
 
 
-def _remove_stub(state: State, net: int) -> Slot:
+def remove_stub(state: State, net: int) -> Slot:
     """Take a waiting output's stub off the board (to route it, or to cover it port to port)."""
     stub = state.nets[net].stub
     assert stub is not None
@@ -132,7 +132,7 @@ def finish_output(ctx: Context, state: State, net_id: int, expected: list[frozen
         targets = {i: ctx.costs.product for i, other in enumerate(state.nets)
                    if i != net_id and other.kind == "product" and other.colors & net.colors
                    and (other.demand or other.reservoir) and not fed_from(state, other.consumers) & net.producers}
-    start = _remove_stub(state, net_id)
+    start = remove_stub(state, net_id)
     found = route(ctx, state, start, targets, new_tank, at_port)
     if found is None:
         return False

@@ -17,7 +17,7 @@ from models.rulesets import Ruleset
 
 from ..placements import Placement, machine_placements
 from .machines import place_machine, rank_positions, viable_positions
-from .orders import _takers_left, feeding_orders, greedy_feeding
+from .orders import feeding_orders, greedy_feeding, takers_left
 from .ports import finish_output, join_input
 from .routing import supplies_open
 from .state import Context, Costs, State, import_fixed, port_table, supply_limits, to_layout
@@ -40,7 +40,8 @@ class Attempt:
 
 def finish_waiting(ctx: Context, state: State, rest: list[str]) -> bool:
     """Connect every waiting output that no machine in `rest` could take."""
-    done = [i for i, net in enumerate(state.nets) if net.stub is not None and not _takers_left(ctx, rest, net.colors, net.spare)]
+    done = [i for i, net in enumerate(state.nets)
+            if net.stub is not None and not takers_left(ctx, rest, net.colors, net.spare)]
     waiting = [(n.colors, n.spare) for n in state.nets if n.stub is not None]
     future, _ = greedy_feeding(ctx.table, rest, waiting)
     for i in done:

@@ -256,4 +256,5 @@ def to_layout(ctx: Context, state: State, fixed: Layout | None) -> Layout | None
             pipes.append(Tile(kind="pipe", cell=cell, sides=sides))
     old = fixed.tiles if fixed is not None else ()
     options = dict(fixed.options) if fixed is not None else {}
-    return Layout(ctx.ruleset, ctx.board, ctx.catalog, tuple(state.machines), tuple(old) + tuple(state.new_tiles) + tuple(pipes), options)
+    tiles = tuple(old) + tuple(state.new_tiles) + tuple(pipes)
+    return Layout(ctx.ruleset, ctx.board, ctx.catalog, tuple(state.machines), tiles, options)
