@@ -196,7 +196,7 @@ def solve_static(
                 set_hint(built, values)
                 best = checked_layout(layout_from_values(built.vars, value_reader(values), diagonal))
                 first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
-                if progress is not None:
+                if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
         track = _Track(objective, topo.value, first_seconds, best)
         if best is not None and sketch_best is not None:
