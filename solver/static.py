@@ -193,14 +193,12 @@ def solve_static(
         if start_layout is not None:
             values = _complete_hint(built, start_layout)
             if values is not None:
-                set_hint(built, values)
                 best = checked_layout(layout_from_values(built.vars, value_reader(values), diagonal))
                 first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
                 if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
-        track = _Track(objective, topo.value, first_seconds, best)
-        if best is not None and sketch_best is not None:
-            track.best_seconds = sketch_best
+        track = _Track(objective, topo.value, first_seconds, best,
+                       best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         share = MAIN_SHARE if provable else 1.0
         _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
@@ -213,18 +211,16 @@ def solve_static(
         if provable and track.worth_proving() and not interrupt.flag:
             proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), deadline,
                                 diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers)
-            track.bound = min(track.bound, proof.bound)
+            track.tighten(proof.bound)
             if proof.layout is not None:
                 track.offer(checked_layout(proof.layout), time.monotonic() - start)
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and share < 1.0:  # the search goes on from the best layout
-                values = _complete_hint(built, track.best[0])
-                if values is not None:
-                    set_hint(built, values)
-            _search(built, track, start, deadline - time.monotonic(), diagonal, workers, seed, progress, presolve, log,
-                    interrupt)
+                _complete_hint(built, track.best[0])
+            _search(built, track, start, deadline - time.monotonic(), diagonal, workers, seed, progress,
+                    presolve, log, interrupt)
         interrupted = interrupt.flag
 
     best, bound, status = track.best, track.bound, ("OPTIMAL" if track.optimal else "UNKNOWN")
@@ -254,9 +250,6 @@ class _Track:
     best_seconds: float | None = None
     optimal: bool = False
     infeasible: bool = False
-
-    def __post_init__(self) -> None:
-        self.best_seconds = self.first_seconds
 
     def value(self) -> int:
         assert self.best is not None
@@ -320,7 +313,11 @@ def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:
 
 
 def _complete_hint(built: StaticModel, layout: Layout) -> list[int] | None:
+    """Give CP-SAT `layout` as a complete hint; its full assignment, or None if the model rejects it."""
     try:
-        return complete_assignment(built, layout)
+        values = complete_assignment(built, layout)
     except ValueError:
         return None
+    if values is not None:
+        set_hint(built, values)
+    return values
