@@ -32,84 +32,155 @@ class TopologyBound:
 def topology_bound(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
-    fed_pattern: dict[tuple[str, str], int] | None = None,
+    fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
     `fed_pattern` fixes which printed inputs (machine id, port position) are
     machine-fed; the bound prover (solver/prove.py) asks this for every pattern.
+    `count_pipes=False` leaves out the fewest pipes a network's size forces, so
+    the value counts tanks only (the prover derives its pipe budget from that).
     """
-    model = cp_model.CpModel()
-    ids = list(machine_ids)
-    n = len(ids)
-    placed = {m: model.NewBoolVar(f"placed[{m}]") for m in ids}
-    if not optional or objective == "cost":
-        for m in ids:
-            model.Add(placed[m] == 1)
-    for group in groups or ():
-        model.Add(sum(placed[m] for m in set(group) if m in placed) <= 1)
-    rank = {m: model.NewIntVar(0, max(n - 1, 0), f"rank[{m}]") for m in ids}
-    ins = [(m, p) for m in ids for p in catalog[m].inputs]
-    outs = [(m, p) for m in ids for p in catalog[m].outputs if not p.is_black]
-    feeds: dict[tuple[int, int], cp_model.IntVar] = {}
-    for oi, (a, po) in enumerate(outs):
-        for ii, (b, pi) in enumerate(ins):
-            if a != b and set(po.colors) & set(pi.colors):
-                f = model.NewBoolVar(f"feed[{oi},{ii}]")
-                model.AddImplication(f, placed[a])
-                model.AddImplication(f, placed[b])
-                model.Add(rank[a] < rank[b]).OnlyEnforceIf(f)
-                feeds[(oi, ii)] = f
-    fed_in = []
-    supply_need: list[tuple[tuple[str, ...], object, object]] = []  # (colours accepted, placed, fed)
-    for ii, (b, pi) in enumerate(ins):
-        fed = model.NewBoolVar(f"fed[{ii}]")
-        feeding = [(oi, f) for (oi, j), f in feeds.items() if j == ii]
-        model.Add(fed <= sum(f for _, f in feeding))
-        model.Add(fed <= placed[b])
-        # the outputs sharing this input's network put out at least its amount
-        model.Add((pi.amount or 0) * fed <= sum((outs[oi][1].amount or 0) * f for oi, f in feeding))
-        for oi, f in feeding:
-            model.AddImplication(f, fed)
-        if fed_pattern is not None and (b, pi.at) in fed_pattern:
-            model.Add(fed == fed_pattern[(b, pi.at)])
-        fed_in.append(fed)
-        supply_need.append((pi.colors, placed[b], fed))
-    for k in ruleset.colors:  # per colour, fed input points never exceed output points
-        k_in = [(ii, pi) for ii, (_, pi) in enumerate(ins) if pi.colors == (k,)]
-        k_out = [(a, po) for a, po in outs if po.colors == (k,)]
-        if k_in:
-            model.Add(sum((pi.amount or 0) * fed_in[ii] for ii, pi in k_in)
-                      <= sum((po.amount or 0) * placed[a] for a, po in k_out))
-    # an input not fed by machines needs a supply of one of its colours (any one, if several)
-    supply = {k: model.NewBoolVar(f"supply[{k}]") for k in ruleset.colors}
-    for colours, p, fed in supply_need:
-        model.Add(sum(supply[k] for k in colours) >= p - fed)
-    supplies = sum(supply.values())
-    # an output that feeds no input needs an output reservoir of one of its colours
-    reservoir = {k: model.NewBoolVar(f"reservoir[{k}]") for k in ruleset.colors}
-    for oi, (a, po) in enumerate(outs):
-        used = [f for (o, _), f in feeds.items() if o == oi]
-        model.Add(sum(reservoir[k] for k in po.colors) >= placed[a] - sum(used))
-    reservoirs = sum(reservoir.values())
-    ends = sum(placed[m] for m in ids for p in catalog[m].outputs if p.is_black)
-    cost = supplies + reservoirs + ends
-    if objective == "cost":
-        model.Minimize(cost)
-    else:
-        income = sum(catalog[m].income * placed[m] for m in ids)
-        bonus = ruleset.chain_bonus_per_point * sum((p.amount or 0) * fed for (_, p), fed in zip(ins, fed_in))
-        model.Maximize(income + bonus - cost)
-    solver = cp_model.CpSolver()
-    solver_parameters(solver, time_limit, 1, 0)
-    status = solver.Solve(model)
-    if status == cp_model.INFEASIBLE:
-        return TopologyBound(None, True, ids, infeasible=True)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return TopologyBound(None, False, ids)
-    order = sorted(ids, key=lambda m: solver.Value(rank[m]))
-    value = int(round(solver.BestObjectiveBound()))
-    return TopologyBound(value, status == cp_model.OPTIMAL, order)
+    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups)
+    relaxation.add_networks()
+    relaxation.add_supplies()
+    if fed_pattern is not None:
+        for ii, (b, pi) in enumerate(relaxation.ins):
+            if (b, pi.at) in fed_pattern:
+                relaxation.model.Add(relaxation.fed[ii] == fed_pattern[(b, pi.at)])
+    return relaxation.solve(time_limit, count_pipes)
+
+
+class _Relaxation:
+    """The geometry-free model: machines, networks as sets of ports, tanks and the fewest pipes.
+
+    Networks are indexed by their first output (a *leader*): every placed
+    machine output joins exactly one network, every machine-fed input joins one.
+    Counting whole networks, not output-input pairs, is what makes the bound
+    tight: an output of 3 feeding two inputs of 2 is one network of 4 > 3, which
+    the pairwise relaxation used before accepted (classic-A FF28,FF30,FF42,FF45:
+    bound 42 pairwise, against a best layout of 26).
+    """
+
+    def __init__(self, ruleset: Ruleset, catalog: Catalog, ids: list[str], optional: bool, objective: str,
+                 groups: list[list[str]] | None) -> None:
+        self.ruleset, self.catalog, self.ids, self.objective = ruleset, catalog, ids, objective
+        model = self.model = cp_model.CpModel()
+        self.placed = {m: model.NewBoolVar(f"placed[{m}]") for m in ids}
+        if not optional or objective == "cost":
+            for m in ids:
+                model.Add(self.placed[m] == 1)
+        for group in groups or ():
+            model.Add(sum(self.placed[m] for m in set(group) if m in self.placed) <= 1)
+        self.rank = {m: model.NewIntVar(0, max(len(ids) - 1, 0), f"rank[{m}]") for m in ids}
+        self.ins = [(m, p) for m in ids for p in catalog[m].inputs]
+        self.outs = [(m, p) for m in ids for p in catalog[m].outputs if not p.is_black]
+        self.fed: list[cp_model.IntVar] = []
+        self.tanks: list[cp_model.LinearExprT] = []
+        self.pipes: list[cp_model.LinearExprT] = []
+        sides = len(ruleset.geometry.sides)
+        self.pipe_sides = sides if ruleset.x_splitter_available or sides != 4 else 3
+        self.tank_sides = 1 if ruleset.oriented_tanks else sides
+
+    def _fewest_pipes(self, ports: cp_model.LinearExprT, tanks: cp_model.LinearExprT, networks: int | cp_model.LinearExprT,
+                      name: str) -> cp_model.IntVar:
+        """Pipes that connecting `ports` ports and `tanks` tanks in `networks` trees needs at least.
+
+        In a tree every port is a leaf, a pipe has at most `pipe_sides`
+        neighbours and a tank at most `tank_sides`; counting edges gives
+        (pipe_sides - 2) * pipes >= ports + (2 - tank_sides) * tanks - 2 * networks.
+        """
+        pipes = self.model.NewIntVar(0, 100, name)
+        self.model.Add((self.pipe_sides - 2) * pipes >= ports + (2 - self.tank_sides) * tanks - 2 * networks)
+        return pipes
+
+    def add_networks(self) -> None:
+        model, outs, ins = self.model, self.outs, self.ins
+        k_range = range(len(outs))
+        member = {(o, k): model.NewBoolVar(f"out[{o}]in[{k}]") for o in k_range for k in k_range if k <= o}
+        takes = {(i, k): model.NewBoolVar(f"in[{i}]in[{k}]") for i in range(len(ins)) for k in k_range}
+        colour = {(k, c): model.NewBoolVar(f"colour[{k},{c}]") for k in k_range for c in self.ruleset.colors}
+        reservoirs = []
+        for o, (m, _) in enumerate(outs):
+            model.Add(sum(member[o, k] for k in range(o + 1)) == self.placed[m])
+        for k in k_range:
+            active = member[k, k]
+            model.Add(sum(colour[k, c] for c in self.ruleset.colors) == active)
+            for o in range(k, len(outs)):
+                model.AddImplication(member[o, k], active)
+                model.Add(member[o, k] <= sum(colour[k, c] for c in outs[o][1].colors if c in self.ruleset.colors))
+            for i, (b, pi) in enumerate(ins):
+                model.Add(takes[i, k] <= sum(colour[k, c] for c in pi.colors if c in self.ruleset.colors))
+                for o in range(k, len(outs)):
+                    a = outs[o][0]
+                    if a == b:
+                        model.Add(member[o, k] + takes[i, k] <= 1)  # no machine feeds itself
+                    else:
+                        model.Add(self.rank[a] < self.rank[b]).OnlyEnforceIf([member[o, k], takes[i, k]])
+            inputs = sum(takes[i, k] for i in range(len(ins)))
+            model.Add(sum((pi.amount or 0) * takes[i, k] for i, (_, pi) in enumerate(ins))
+                      <= sum((outs[o][1].amount or 0) * member[o, k] for o in range(k, len(outs))))
+            # an output network that reaches no input needs an output reservoir
+            reservoir = model.NewIntVar(0, self.ruleset.output_limit, f"reservoir[{k}]")
+            model.Add(reservoir >= active - inputs)
+            model.Add(reservoir <= self.ruleset.output_limit * active)
+            reservoirs.append(reservoir)
+            ports = inputs + sum(member[o, k] for o in range(k, len(outs)))
+            self.pipes.append(self._fewest_pipes(ports, reservoir, active, f"pipes[{k}]"))
+        model.Add(sum(reservoirs) <= self.ruleset.output_limit)
+        self.tanks.extend(reservoirs)
+        for i, (b, _) in enumerate(ins):
+            fed = model.NewBoolVar(f"fed[{i}]")
+            model.Add(fed == sum(takes[i, k] for k in k_range))
+            model.AddImplication(fed, self.placed[b])
+            self.fed.append(fed)
+        # one end-product reservoir per black output, beside it
+        self.tanks.append(sum(self.placed[m] for m in self.ids for p in self.catalog[m].outputs if p.is_black))
+
+    def add_supplies(self) -> None:
+        """Every input not fed by machines takes one of its colours from that colour's supply containers."""
+        model, rules = self.model, self.ruleset
+        per_colour: dict[str, list[cp_model.IntVar]] = {c: [] for c in rules.colors}
+        for i, (b, pi) in enumerate(self.ins):
+            choices = [c for c in pi.colors if c in rules.colors]
+            picks = {c: model.NewBoolVar(f"supplied[{i},{c}]") for c in choices}
+            model.Add(sum(picks.values()) == self.placed[b] - self.fed[i])
+            for c, pick in picks.items():
+                per_colour[c].append(pick)
+        bonus = {c: [m for m in self.ids if rules.bonus_supply and self.catalog[m].bonus_supply in (c, "any")]
+                 for c in rules.colors}
+        for c, picks in per_colour.items():
+            if not picks:
+                continue
+            limit = rules.supply_per_color + len(bonus[c])
+            containers = model.NewIntVar(0, limit, f"containers[{c}]")
+            model.Add(containers <= rules.supply_per_color + sum(self.placed[m] for m in bonus[c]))
+            for pick in picks:
+                model.Add(containers >= pick)
+            self.tanks.append(containers)
+            # each container heads at least one network; at most one network per container
+            self.pipes.append(self._fewest_pipes(sum(picks), containers, containers, f"supply_pipes[{c}]"))
+
+    def solve(self, time_limit: float, count_pipes: bool) -> TopologyBound:
+        model = self.model
+        cost = sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
+        if self.objective == "cost":
+            model.Minimize(cost)
+        else:
+            income = sum(self.catalog[m].income * self.placed[m] for m in self.ids)
+            bonus = self.ruleset.chain_bonus_per_point * sum(
+                (p.amount or 0) * fed for (_, p), fed in zip(self.ins, self.fed))
+            model.Maximize(income + bonus - cost)
+        solver = cp_model.CpSolver()
+        solver_parameters(solver, time_limit, 1, 0)
+        status = solver.Solve(model)
+        if status == cp_model.INFEASIBLE:
+            return TopologyBound(None, True, self.ids, infeasible=True)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return TopologyBound(None, False, self.ids)
+        order = sorted(self.ids, key=lambda m: solver.Value(self.rank[m]))
+        value = int(round(solver.BestObjectiveBound()))
+        return TopologyBound(value, status == cp_model.OPTIMAL, order)
 
 
 def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str]) -> str | None:

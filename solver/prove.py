@@ -55,7 +55,7 @@ Pattern = dict[tuple[str, str], int]
 @dataclass(frozen=True)
 class FedPattern:
     fed: Pattern
-    relaxed: int               # the pattern's geometry-free bound: income + chain bonus - fewest tanks
+    relaxed: int               # income + chain bonus - fewest tanks (pipes not counted: it sets the pipe budget)
 
 
 @dataclass
@@ -100,7 +100,11 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
         if bound.value is None:
             return None  # the relaxation was not solved: nothing can be skipped safely
         if bound.value >= target:
-            found.append(FedPattern(pattern, bound.value))
+            tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
+                                        count_pipes=False)
+            if tanks_only.value is None:
+                return None
+            found.append(FedPattern(pattern, tanks_only.value))
     return found
 
 

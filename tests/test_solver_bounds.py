@@ -1,0 +1,58 @@
+"""The geometry-free bound: sound (never under a legal layout) and tight where hand counting says so."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.rulesets import get_ruleset
+from solver.bounds import topology_bound
+from solver.sketch import best_sketch
+
+FF, FN = get_ruleset("factory-fun"), get_ruleset("factory-funner")
+FF_CATALOG, FN_CATALOG = load_catalog(FF), load_catalog(FN)
+
+
+def test_one_output_cannot_cover_two_inputs_it_feeds_in_one_network():
+    """FF28's green 3 can feed FF30's green 2 or FF45's green 2, not both (4 > 3), and FF45 never feeds itself.
+
+    By hand: income 27 + chain 10 (one green 2 fed) - 4 supplies (blue, orange and
+    red are never machine-fed, one green input is not) - 2 reservoirs (FF30's red,
+    FF42's blue) - 1 (FF45's green 1 needs a reservoir or a splitter pipe) = 30.
+    Counting output-input pairs instead of networks gave 42.
+    """
+    assert topology_bound(FF, FF_CATALOG, ["FF28", "FF30", "FF42", "FF45"]).value == 30
+
+
+def test_a_port_with_several_colours_feeds_an_input_of_any_of_them():
+    """FN32's output accepts any colour, so it can feed FN38's yellow input (one dot)."""
+    fed = topology_bound(FN, FN_CATALOG, ["FN32", "FN38"], fed_pattern={("FN38", "SE"): 1})
+    assert not fed.infeasible and fed.value is not None
+
+
+def test_a_network_of_three_ports_pays_for_a_pipe_or_a_tank():
+    """Without pipe counting the same set is 31: tanks only."""
+    ids = ["FF28", "FF30", "FF42", "FF45"]
+    assert topology_bound(FF, FF_CATALOG, ids, count_pipes=False).value == 31
+
+
+@pytest.mark.parametrize("ruleset,catalog,board", [(FF, FF_CATALOG, "classic-A"), (FN, FN_CATALOG, "A")])
+@pytest.mark.parametrize("seed", range(6))
+def test_no_legal_layout_scores_above_the_bound(ruleset, catalog, board, seed):
+    ids = random.Random(seed).sample(sorted(catalog.machines), 3 + seed % 4)
+    layout = best_sketch(ruleset, load_boards(ruleset)[board], catalog, ids, seed=seed, time_limit=1.0)
+    assert layout is not None
+    result = check_layout(layout)
+    assert result.legal
+    assert result.score.total <= topology_bound(ruleset, catalog, ids).value
+
+
+@pytest.mark.parametrize("ids,optimum", [
+    (["FF04", "FF29"], 9), (["FF02", "FF38"], 16), (["FF01", "FF47"], 10),  # proved optima, results/static.md
+    (["FF16", "FF27", "FF30", "FF46"], 31),
+])
+def test_the_bound_is_at_least_every_proved_optimum(ids, optimum):
+    assert topology_bound(FF, FF_CATALOG, ids).value >= optimum
