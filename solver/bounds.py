@@ -72,7 +72,9 @@ class _Relaxation:
                 model.Add(self.placed[m] == 1)
         for group in groups or ():
             model.Add(sum(self.placed[m] for m in set(group) if m in self.placed) <= 1)
-        self.rank = {m: model.NewIntVar(0, max(len(ids) - 1, 0), f"rank[{m}]") for m in ids}
+        # machines and networks share one order: producers < their network < its consumers
+        self.top_rank = 2 * max(len(ids), 1)
+        self.rank = {m: model.NewIntVar(0, self.top_rank, f"rank[{m}]") for m in ids}
         self.ins = [(m, p) for m in ids for p in catalog[m].inputs]
         self.outs = [(m, p) for m in ids for p in catalog[m].outputs if not p.is_black]
         self.fed: list[cp_model.IntVar] = []
@@ -109,14 +111,15 @@ class _Relaxation:
             for o in range(k, len(outs)):
                 model.AddImplication(member[o, k], active)
                 model.Add(member[o, k] <= sum(colour[k, c] for c in outs[o][1].colors if c in self.ruleset.colors))
+            # a network rank between its producers and its consumers keeps feeds acyclic with
+            # O(networks x ports) rows instead of one per (network, output, input) triple, which made
+            # the planner's 30-machine relaxations too slow to solve
+            level = model.NewIntVar(0, self.top_rank, f"level[{k}]")
+            for o in range(k, len(outs)):
+                model.Add(self.rank[outs[o][0]] < level).OnlyEnforceIf(member[o, k])
             for i, (b, pi) in enumerate(ins):
                 model.Add(takes[i, k] <= sum(colour[k, c] for c in pi.colors if c in self.ruleset.colors))
-                for o in range(k, len(outs)):
-                    a = outs[o][0]
-                    if a == b:
-                        model.Add(member[o, k] + takes[i, k] <= 1)  # no machine feeds itself
-                    else:
-                        model.Add(self.rank[a] < self.rank[b]).OnlyEnforceIf([member[o, k], takes[i, k]])
+                model.Add(level < self.rank[b]).OnlyEnforceIf(takes[i, k])
             inputs = sum(takes[i, k] for i in range(len(ins)))
             model.Add(sum((pi.amount or 0) * takes[i, k] for i, (_, pi) in enumerate(ins))
                       <= sum((outs[o][1].amount or 0) * member[o, k] for o in range(k, len(outs))))
@@ -134,6 +137,13 @@ class _Relaxation:
             model.Add(fed == sum(takes[i, k] for k in k_range))
             model.AddImplication(fed, self.placed[b])
             self.fed.append(fed)
+        # redundant per colour, for the LP (the planner's 30-machine relaxation is not solved without it):
+        # fed points of a colour never exceed the output points that may carry it
+        for c in self.ruleset.colors:
+            k_in = [(i, pi) for i, (_, pi) in enumerate(ins) if pi.colors == (c,)]
+            if k_in:
+                model.Add(sum((pi.amount or 0) * self.fed[i] for i, pi in k_in)
+                          <= sum((po.amount or 0) * self.placed[a] for a, po in outs if c in po.colors))
         # one end-product reservoir per black output, beside it
         self.tanks.append(sum(self.placed[m] for m in self.ids for p in self.catalog[m].outputs if p.is_black))
 
