@@ -51,7 +51,7 @@ final layout's machines include at most one machine of each round's offer. The b
 money + the smaller of (a) CP-SAT's proven objective bound of the static model over all offered
 machines, optional, at most one per round, and (b) the geometry-free topology bound under the same
 per-round limit (solver/bounds.py: colours, quantities, no loops, the containers and reservoirs
-they force; pipes free). Both ignore most of the geometry, which is why the gaps below are large:
+they force per network, and the fewest pipes a network of that many ports needs). Both ignore most of the geometry, which is why the gaps below are large:
 the bound, not only the plan, is far from the optimum.
 """
 

@@ -172,6 +172,7 @@ def solve_static(
         start_layout = hint
         use_construction = greedy if greedy is not None else len(ids) > 2
         sketch_first: float | None = None   # when the first and the best sketch appeared
+        sketch_start: Layout | None = None  # the best sketch before ruin-and-recreate moves
         sketch_best: float | None = None
         if start_layout is None and use_construction:
             def sketched(score: int) -> None:
@@ -185,6 +186,7 @@ def solve_static(
                                        time_limit=_sketch_seconds(len(ids), time_limit),
                                        first_within=SKETCH_GIVE_UP, on_better=sketched,
                                        stop=lambda: interrupt.flag)
+            sketch_start = start_layout
             if start_layout is not None and objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY:
                 start_layout = improve(start_layout, min(IMPROVE[0] * time_limit, IMPROVE[1]), seed=seed,
                                        on_better=lambda _, score: sketched(score), stop=lambda: interrupt.flag)
@@ -202,6 +204,10 @@ def solve_static(
             empty_hint(built)
         if start_layout is not None:
             values = _complete_hint(built, start_layout)
+            if values is None and sketch_start is not None and sketch_start is not start_layout:
+                # the model routes products through pipes only, never through an output reservoir
+                # (README, rules decisions); a move may do that, so CP-SAT starts from the sketch
+                values = _complete_hint(built, sketch_start)
             if values is not None:
                 best = checked_layout(layout_from_values(built.vars, value_reader(values), diagonal))
                 first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
@@ -209,6 +215,8 @@ def solve_static(
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
         track = _Track(objective, topo.value, first_seconds, best,
                        best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
+        if start_layout is not None and start_layout is not sketch_start and sketch_best is not None:
+            track.offer(checked_layout(start_layout), sketch_best)  # the moves' result, hinted or not
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         share = MAIN_SHARE if provable else 1.0
         _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
