@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from models.board import Board
 from models.catalog import Catalog
-from models.check import CheckResult
+from models.check import CheckResult, check_layout
 from models.layout import Layout
 from models.rulesets import Ruleset
 
 from .bounds import TopologyBound, infeasibility_reason, topology_bound
 from .construct import greedy_layout
-from .extract import checked_layout, layout_from_values
+from .extract import checked_layout, layout_from_values, prune
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
 from .search import Interrupt, Progress, complete_assignment, empty_hint, partial_hint, run, set_hint, value_reader
@@ -215,8 +215,9 @@ def solve_static(
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
         track = _Track(objective, topo.value, first_seconds, best,
                        best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
-        if start_layout is not None and start_layout is not sketch_start and sketch_best is not None:
-            track.offer(checked_layout(start_layout), sketch_best)  # the moves' result, hinted or not
+        if start_layout is not None and (best is None or start_layout is not sketch_start):
+            _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
+                        ids, must_place, fixed)
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         share = MAIN_SHARE if provable else 1.0
         _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
@@ -328,6 +329,21 @@ def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:
     if topo is None:
         return solver_bound
     return max(solver_bound, topo) if objective == "cost" else min(solver_bound, topo)
+
+
+def _keep_legal(track: "_Track", layout: Layout, seconds: float, ids: list[str], must_place: list[str],
+                fixed: Layout | None) -> None:
+    """Offer a starting layout the checker accepts even when the model could not take it as a hint.
+
+    The ruin-and-recreate moves (and a user's --hint) may pass a product through an
+    output reservoir, which is legal but outside the model (README, rules decisions).
+    """
+    if fixed is not None:
+        return  # whether it keeps the fixed part is the model's to say
+    pruned = prune(layout)
+    result = check_layout(pruned)
+    if result.legal and set(must_place) <= set(pruned.machine_ids) <= set(ids):
+        track.offer((pruned, result), seconds)
 
 
 def _complete_hint(built: StaticModel, layout: Layout) -> list[int] | None:
