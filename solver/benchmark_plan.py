@@ -21,6 +21,7 @@ from models.rulesets import get_ruleset
 from models.sequence import random_sequence
 
 from .plan import plan_game
+from .reports import write_report
 
 
 def plan_row(kind: str, seed: int, players: int, solo: bool, time_limit: float, workers: int,
@@ -98,7 +99,7 @@ def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], o
     command = f"python -m solver.benchmark_plan {limits} --workers {workers} {seed_args}" + (" --append" if append else "")
     if ruleset_id != "factory-fun":
         command += f" --ruleset {ruleset_id} --board {board}" + (" --solo-only" if solo_only else "")
-    (Path(out_dir) / f"{stem}.md").write_text(summary(frame, command), encoding="utf-8")
+    write_report(Path(out_dir) / f"{stem}.md", summary(frame, command))
     click.echo(f"wrote {out_dir}/{stem}.csv and {out_dir}/{stem}.md")
 
 

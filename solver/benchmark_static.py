@@ -11,7 +11,7 @@ The set: for each size in 2, 4, 6, 8, 10, three random machine sets (seed =
 classic-C and expert-B (45 instances). Proven optima are re-solved with CP-SAT's
 presolve off; both runs must agree. The CSV is rewritten after every instance so
 a long run can be watched; results/static.md keeps everything after its
-NOTES_MARKER line when it is regenerated.
+notes marker (solver/reports.py) when it is regenerated.
 """
 from __future__ import annotations
 
@@ -27,13 +27,13 @@ from models.board import load_boards
 from models.catalog import load_catalog
 from models.rulesets import get_ruleset
 
+from .reports import write_report
 from .static import solve_static
 
 SIZES = (2, 4, 6, 8, 10)
 BOARDS = ("classic-A", "classic-C", "expert-B")
 SETS_PER_SIZE = 3
 RESULTS = Path(__file__).resolve().parents[1] / "results"
-NOTES_MARKER = "<!-- notes: kept when the table is regenerated -->"
 
 
 def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_PER_SIZE, quick: bool = False) -> list[dict]:
@@ -115,10 +115,6 @@ def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> N
     df["size"] = df["machines"].str.count(",") + 1
     columns = ["instance", "board", "machines", "seed", "build seconds", "first legal seconds", "best seconds",
                "objective", "bound", "gap", "proved", "cross-check"]
-    md = RESULTS / f"{stem}.md"
-    notes = ""
-    if md.exists() and NOTES_MARKER in md.read_text(encoding="utf-8"):
-        notes = md.read_text(encoding="utf-8").split(NOTES_MARKER, 1)[1]
     text = [
         "# Static solver benchmark" + ("" if args.ruleset == "factory-fun" else f" ({args.ruleset})"),
         "",
@@ -130,10 +126,8 @@ def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> N
         "## Against the issue's targets (rows above only)",
         "",
         *targets(df),
-        "",
-        NOTES_MARKER,
     ]
-    md.write_text("\n".join(text) + notes, encoding="utf-8")
+    write_report(RESULTS / f"{stem}.md", "\n".join(text))
 
 
 def main(argv: list[str] | None = None) -> None:
