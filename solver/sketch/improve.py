@@ -78,7 +78,7 @@ def improve(layout: Layout, seconds: float, seed: int = 0, on_better: Callable[[
             if result.layout is not None:
                 score = check_layout(result.layout).score.total
                 if score >= current_score - _slack(rng):
-                    current, current_score = _with_fixed_options(result.layout, layout), score
+                    current, current_score = result.layout, score
                     if score > best_score:
                         best, best_score = current, score
                         if on_better is not None:
@@ -117,7 +117,3 @@ def _related(layout: Layout, size: int, rng: random.Random) -> set[str]:
         chosen.append(rng.choice(pool))
     return {layout.machines[i].id for i in chosen}
 
-
-def _with_fixed_options(layout: Layout, original: Layout) -> Layout:
-    """The new layout under the original's options (the ruined copy carried them through)."""
-    return layout if layout.options == original.options else layout.with_parts(options=original.options)
