@@ -52,3 +52,26 @@ def test_the_top_down_proof_finds_the_optimum_when_the_best_known_is_worse():
 def test_no_time_proves_nothing():
     outcome = prove_bound(FF, CLASSIC_A, CATALOG, SET, best=OPTIMUM, bound=RELAXED, deadline=time.monotonic())
     assert not outcome.complete and outcome.bound == RELAXED
+
+
+def test_a_split_stops_at_the_first_part_that_finds_a_layout(monkeypatch):
+    """The old split solved every position before looking: a found layout waited for 160+ other parts."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from solver import prove
+
+    calls = []
+
+    def fake_part(setup, built, placement, limit):
+        calls.append(placement)
+        time.sleep(0.05)  # a part takes time; the ones after the find are never started
+        return ("found", [0]) if len(calls) == 3 else ("refuted", None)
+
+    setup = prove._Setup(FF, CLASSIC_A, CATALOG, SET, False, None, time.monotonic() + 60, None)
+    [pattern, *_] = fed_patterns(FF, CATALOG, SET, RELAXED)
+    built = prove._pattern_model(setup, pattern, RELAXED)
+    monkeypatch.setattr(prove, "_solve_part", fake_part)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        assert prove._split(setup, built, pool) == ("found", [0])
+    positions = len(built.vars.by_machine[prove._split_machine(built, setup)])
+    assert 3 <= len(calls) <= 6 < positions
