@@ -39,8 +39,8 @@ from models.rulesets import Ruleset
 
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
-from .reach import add_reach_cuts
 from .model import StaticModel, build_static_model, fix_to_layout
+from .reach import add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
 
 #: seconds for one pattern before it is split by a machine's position
@@ -198,7 +198,7 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
     """
     machine = _split_machine(built, setup)
     futures = [pool.submit(_solve_part, setup, built, i, PART_SECONDS) for i in built.vars.by_machine[machine]]
-    verdicts = set()
+    verdicts: set[str] = set()
     try:
         for future in as_completed(futures):
             verdict, values = future.result()

@@ -24,6 +24,10 @@ from __future__ import annotations
 
 from collections import deque
 
+from ortools.sat.python import cp_model
+
+from models.geometry import Cell
+
 from .placements import Slot
 from .variables import StaticVars
 
@@ -57,16 +61,16 @@ def edge_distances(v: StaticVars, budget: int) -> list[dict[int, int]]:
     return table
 
 
-def _cells_near(v: StaticVars, reach: dict[int, int]) -> set:
+def _cells_near(v: StaticVars, reach: dict[int, int]) -> set[Cell]:
     """Cells a tank could occupy and still open onto an edge in `reach`."""
-    cells = set()
+    cells: set[Cell] = set()
     for edge in reach:
         a, _, b = v.edges[edge]
         cells.update((a, b))
     return cells
 
 
-def add_reach_cuts(v: StaticVars, model, pattern: Pattern, budget: int) -> int:
+def add_reach_cuts(v: StaticVars, model: cp_model.CpModel, pattern: Pattern, budget: int) -> int:
     """Add the cuts for a model whose pattern is fixed and whose pipes are at most `budget`; returns how many."""
     distances = edge_distances(v, budget)
 

@@ -7,11 +7,13 @@ relaxation cannot see and the prover must.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from models.board import load_boards
 from models.catalog import load_catalog
 from models.check import check_layout
 from models.rulesets import get_ruleset
+from solver import prove
 from solver.bounds import topology_bound
 from solver.prove import fed_patterns, prove_bound
 
@@ -56,10 +58,6 @@ def test_no_time_proves_nothing():
 
 def test_a_split_stops_at_the_first_part_that_finds_a_layout(monkeypatch):
     """The old split solved every position before looking: a found layout waited for 160+ other parts."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from solver import prove
-
     calls = []
 
     def fake_part(setup, built, placement, limit):
@@ -75,3 +73,4 @@ def test_a_split_stops_at_the_first_part_that_finds_a_layout(monkeypatch):
         assert prove._split(setup, built, pool) == ("found", [0])
     positions = len(built.vars.by_machine[prove._split_machine(built, setup)])
     assert 3 <= len(calls) <= 6 < positions
+
