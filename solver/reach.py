@@ -77,14 +77,16 @@ def add_reach_cuts(v: StaticVars, model: cp_model.CpModel, pattern: Pattern, bud
     def edge(slot: Slot) -> int:
         return v.slot_edge[slot][0]
 
+    def machine_fed(i: int, spec) -> bool:
+        return spec.is_input and pattern.get((v.placements[i].machine, spec.at)) == 1
+
     ports = [(i, port) for i, placement in enumerate(v.placements) for port in placement.ports]
     outputs_on: dict[int, list[tuple[int, tuple[str, ...]]]] = {}
     fed_inputs_on: dict[int, list[tuple[int, tuple[str, ...]]]] = {}
     for i, port in ports:
-        machine = v.placements[i].machine
         if not port.spec.is_input:
             outputs_on.setdefault(edge(port.slot), []).append((i, port.spec.colors))
-        elif pattern.get((machine, port.spec.at)) == 1:
+        elif machine_fed(i, port.spec):
             fed_inputs_on.setdefault(edge(port.slot), []).append((i, port.spec.colors))
 
     def partners(i: int, table: dict[int, list[tuple[int, tuple[str, ...]]]], colors, reach) -> list:
@@ -95,16 +97,16 @@ def add_reach_cuts(v: StaticVars, model: cp_model.CpModel, pattern: Pattern, bud
     added = 0
     for i, port in ports:
         spec, reach = port.spec, distances[edge(port.slot)]
-        near = _cells_near(v, reach)
-        if spec.is_input and pattern.get((v.placements[i].machine, spec.at)) == 1:
+        if machine_fed(i, spec):
             options = partners(i, outputs_on, spec.colors, reach)
         elif spec.is_input:
-            options = [v.supply[(cell, c)] for cell in near for c in spec.colors if (cell, c) in v.supply]
+            options = [v.supply[(cell, c)] for cell in _cells_near(v, reach) for c in spec.colors
+                       if (cell, c) in v.supply]
         elif spec.is_black:
-            options = [v.end[cell] for cell in near if cell in v.end]
+            options = [v.end[cell] for cell in _cells_near(v, reach) if cell in v.end]
         else:
             options = partners(i, fed_inputs_on, spec.colors, reach)
-            options += [v.output[cell] for cell in near if cell in v.output]
+            options += [v.output[cell] for cell in _cells_near(v, reach) if cell in v.output]
         model.AddBoolOr(options).OnlyEnforceIf(v.x[i])
         added += 1
     return added

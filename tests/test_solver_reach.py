@@ -6,7 +6,6 @@ import time
 from pathlib import Path
 
 import pytest
-from ortools.sat.python import cp_model
 
 from models.board import load_boards
 from models.catalog import load_catalog
@@ -14,7 +13,8 @@ from models.check import check_layout
 from models.layout import load_layout
 from models.rulesets import get_ruleset
 from solver import prove
-from solver.model import build_static_model, fix_to_layout
+from model_helpers import model_verdict
+from solver.model import build_static_model
 from solver.reach import add_reach_cuts, edge_distances
 from solver.sketch import best_sketch
 
@@ -23,13 +23,6 @@ FN = get_ruleset("factory-funner")
 FF_CATALOG, FN_CATALOG = load_catalog(FF), load_catalog(FN)
 PIPE_KINDS = ("pipe", "diagonal")
 EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
-
-
-def _feasible(built) -> bool:
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = 20
-    solver.parameters.num_workers = 1
-    return solver.Solve(built.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
 
 
 def test_one_piece_reaches_exactly_the_edges_of_the_two_cells_an_edge_joins():
@@ -49,18 +42,17 @@ def _accepted_with_cuts(layout) -> bool:
     result = check_layout(layout)
     assert result.legal
     ids = [m.id for m in layout.machines]
-    catalog = layout.catalog
     fed = {(c.machine, c.at) for c in result.score.chain_inputs}
-    pattern = {(m, p.at): int((m, p.at) in fed) for m in ids for p in catalog[m].inputs}
+    pattern = {(m, p.at): int((m, p.at) in fed) for m in ids for p in layout.catalog[m].inputs}
     pipes = sum(cost for kind, cost in result.score.cost_by_kind.items() if kind in PIPE_KINDS)
-    built = build_static_model(layout.ruleset, layout.board, catalog, ids, objective="profit",
-                               diagonal=layout.options["diagonal_intersection"])
-    for key, value in pattern.items():
-        built.model.Add(built.vars.fed_input[key] == value)
-    built.model.Add(sum(built.vars.y) <= pipes)
-    fix_to_layout(built, layout)
-    assert add_reach_cuts(built.vars, built.model, pattern, pipes) > 0
-    return _feasible(built)
+
+    def with_cuts(built) -> None:
+        for key, value in pattern.items():
+            built.model.Add(built.vars.fed_input[key] == value)
+        built.model.Add(sum(built.vars.y) <= pipes)
+        assert add_reach_cuts(built.vars, built.model, pattern, pipes) > 0
+
+    return model_verdict(layout, with_cuts)[0] in ("OPTIMAL", "FEASIBLE")
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in EXAMPLES.glob("legal-*.json")) + ["rulebook-round2.json"])
