@@ -39,6 +39,7 @@ from models.rulesets import Ruleset
 
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
+from .local import Block, LocalProver
 from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
@@ -52,6 +53,8 @@ PART_SECONDS = 15.0
 REACH_BUDGET = 3
 #: fed patterns are enumerated; beyond this many printed inputs that is too many
 MAX_INPUTS = 14
+#: seconds for one block on an open patch (solver/local.py); one at three pipes took about 22 s
+LOCAL_SECONDS = 60.0
 
 Pattern = dict[tuple[str, str], int]
 
@@ -79,6 +82,7 @@ class _Setup:
     fixed: Layout | None
     deadline: float
     interrupt: Interrupt | None
+    local: LocalProver | None = None
 
     def time_left(self) -> float:
         if self.interrupt is not None and self.interrupt.flag:
@@ -142,8 +146,9 @@ def _pattern_model(setup: _Setup, pattern: FedPattern, target: int) -> StaticMod
     return built
 
 
-def _solve_part(setup: _Setup, built: StaticModel, placement: int | None, limit: float) -> tuple[str, list[int] | None]:
-    """One feasibility solve on one core: 'refuted', 'found' (with the solution) or 'unknown'."""
+def _solve_part(setup: _Setup, built: StaticModel, placement: int | None, limit: float,
+                workers: int = 1) -> tuple[str, list[int] | None]:
+    """One feasibility solve (one core unless told): 'refuted', 'found' (with the solution) or 'unknown'."""
     seconds = min(limit, setup.time_left())
     if seconds <= 0.05:
         return "unknown", None
@@ -152,7 +157,7 @@ def _solve_part(setup: _Setup, built: StaticModel, placement: int | None, limit:
         model = model.Clone()
         model.Add(model.GetIntVarFromProtoIndex(built.vars.x[placement].Index()) == 1)
     solver = cp_model.CpSolver()
-    solver_parameters(solver, seconds, 1, 0)
+    solver_parameters(solver, seconds, workers, 0)
     status = solver.Solve(model)
     if status == cp_model.INFEASIBLE:
         return "refuted", None
@@ -178,8 +183,10 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
     for built, (verdict, values) in zip(models, first):
         if verdict == "found":
             return "found", _layout(built, values, setup.diagonal)
-    for built, (verdict, _) in zip(models, first):
+    for built, pattern, (verdict, _) in zip(models, patterns, first):
         if verdict == "refuted":
+            continue
+        if setup.local is not None and setup.local.refute(setup.ids, pattern.fed, target) == "refuted":
             continue
         verdict, values = _split(setup, built, pool)
         if verdict == "found":
@@ -211,6 +218,20 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
     return ("unknown" if "unknown" in verdicts else "refuted"), None
 
 
+def _block_solver(setup: _Setup, workers: int):
+    """Solve one block of solver/local.py on its patch, its first machine at the centre in its first rotation."""
+    def solve(block: Block, pipes: int, board: Board, centre) -> str:
+        alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
+                       setup.deadline, setup.interrupt)
+        built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
+        centred = [i for i in built.vars.by_machine[block.machines[0]]
+                   if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
+        if not centred:
+            return "unknown"
+        return _solve_part(alone, built, centred[0], LOCAL_SECONDS, workers)[0]
+    return solve
+
+
 def _layout(built: StaticModel, values: list[int] | None, diagonal: bool) -> Layout:
     assert values is not None
     return prune(layout_from_values(built.vars, value_reader(values), diagonal))
@@ -222,6 +243,8 @@ def prove_bound(
 ) -> ProofOutcome:
     """Lower the profit bound from `bound` towards `best` (a legal layout's score), target by target."""
     setup = _Setup(ruleset, board, catalog, list(ids), diagonal, fixed, deadline, interrupt)
+    if fixed is None:  # a fixed part ties the layout to the real board: no open patches
+        setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads), diagonal)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         for target in range(bound, best, -1):
             verdict, layout = _refute_target(setup, target, pool)

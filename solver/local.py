@@ -1,0 +1,201 @@
+"""Refuting a fed pattern on open ground, one factory component at a time.
+
+The prover (solver/prove.py) refutes a resisting fed pattern by splitting it
+into one part per position of a machine on the real board: 164 parts on
+classic-A, each a presolve of the whole board (about 1.7 s for a budget of two
+pipes, and over 600 s in all for three). Most of those parts are the same
+question asked at another place. This module asks it once:
+
+1. A legal layout falls apart into *physical components*: machines joined by
+   any network (a machine feeding another, a shared supply container, a shared
+   output network). Each component is a legal layout on its own, and the score
+   is the sum of the components' scores. So for every way to group the machines
+   into components (a partition whose blocks could be joined by such networks
+   and feed every fed input from inside), the best score is at most the sum of
+   each block's best score *alone*.
+2. A block alone is a connected set of machine and pipe cells with tanks beside
+   it: with `j` pipes, every cell it uses lies within `cells per machine x
+   machines + cells per pipe x j` steps of any of its machines. Centre one of
+   them on an open patch of that radius (no border, blocked cell or pillar
+   nearby) in its first rotation: every block layout on the real board, turned
+   and moved, is a layout on the patch, so the patch is a relaxation, and one
+   solve replaces a position split.
+3. A block's *extra cost* e is the fewest points below its geometry-free value
+   (income + chain bonus - fewest tanks) that it can reach: e is raised one
+   point at a time by refuting "value - e" on the patch. A partition is refuted
+   once its blocks' extra costs exceed what the target leaves; a pattern once
+   every partition is.
+
+The blocks' extra costs do not depend on the target, so they are kept for the
+next target. Measured on classic-A FF09,FF27,FF28,FF43 (the pattern feeding
+FF28 and FF43 from FF27): a budget of two pipes took 164 board parts in 140 s
+and takes one patch solve of about 4 s; a budget of three took over 600 s and
+takes one of about 22 s.
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from models.board import Board
+from models.catalog import Catalog
+from models.geometry import Cell, Geometry
+from models.rulesets import Ruleset
+
+from .bounds import topology_bound
+
+Pattern = dict[tuple[str, str], int]
+#: (block machines, their sub-pattern, pipe budget) -> "refuted" | "found" | "unknown"
+BlockSolver = Callable[["Block", int, Board, Cell], str]
+
+
+@dataclass(frozen=True)
+class Block:
+    """Machines that may form one physical component, with their part of the fed pattern."""
+
+    machines: tuple[str, ...]
+    fed: tuple[tuple[tuple[str, str], int], ...]
+    relaxed: int               # income + chain bonus - fewest tanks, alone
+
+    @property
+    def pattern(self) -> Pattern:
+        return dict(self.fed)
+
+
+@dataclass
+class _Extra:
+    """What is known of one block's extra cost: at least `low`, exactly `low` once `exact`."""
+
+    low: int = 0
+    exact: bool = False
+
+
+def patch(geometry: Geometry, radius: int) -> tuple[Board, Cell]:
+    """Every cell within `radius` steps of a centre cell, all playable, and that centre."""
+    centre: Cell = (radius + 2, radius + 2)
+    seen = {centre: 0}
+    queue = deque([centre])
+    while queue:
+        cell = queue.popleft()
+        if seen[cell] == radius:
+            continue
+        for side in geometry.sides:
+            other = geometry.across(cell, side)
+            if other not in seen:
+                seen[other] = seen[cell] + 1
+                queue.append(other)
+    size = 2 * radius + 5
+    board = Board(f"patch-{radius}", geometry, frozenset(seen), frozenset(), frozenset(), size, size)
+    return board, centre
+
+
+def _set_partitions(items: list[str]) -> Iterator[list[list[str]]]:
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in _set_partitions(rest):
+        for k in range(len(partition)):
+            yield partition[:k] + [[first] + partition[k]] + partition[k + 1:]
+        yield [[first]] + partition
+
+
+@dataclass
+class LocalProver:
+    """Refutes fed patterns by blocks on open patches; keeps blocks' extra costs between targets."""
+
+    ruleset: Ruleset
+    catalog: Catalog
+    solve_block: BlockSolver
+    diagonal: bool = False
+    extras: dict[Block, _Extra] = field(default_factory=dict)
+    _blocks: dict[tuple, Block | None] = field(default_factory=dict)
+    _patches: dict[int, tuple[Board, Cell]] = field(default_factory=dict)
+
+    # -- which machines may share a component ---------------------------------------------
+    def _colours(self, machine: str, pattern: Pattern) -> tuple[set[str], set[str], set[str]]:
+        """(machine-fed input colours, supplied input colours, non-black output colours)."""
+        spec = self.catalog[machine]
+        fed = {c for p in spec.inputs if pattern.get((machine, p.at)) == 1 for c in p.colors}
+        supplied = {c for p in spec.inputs if pattern.get((machine, p.at)) != 1 for c in p.colors}
+        outputs = {c for p in spec.outputs if not p.is_black for c in p.colors}
+        return fed, supplied, outputs
+
+    def _linked(self, a: str, b: str, pattern: Pattern) -> bool:
+        """True when some network could join machines a and b (feed, shared supply or shared output)."""
+        fed_a, sup_a, out_a = self._colours(a, pattern)
+        fed_b, sup_b, out_b = self._colours(b, pattern)
+        return bool(out_a & fed_b or out_b & fed_a or sup_a & sup_b or out_a & out_b)
+
+    def _possible(self, machines: list[str], pattern: Pattern) -> bool:
+        """Connected by possible links, and every fed input has a feeder of its colour inside."""
+        for m in machines:
+            for p in self.catalog[m].inputs:
+                if pattern.get((m, p.at)) == 1 and not any(
+                        set(p.colors) & self._colours(o, pattern)[2] for o in machines if o != m):
+                    return False
+        reached, frontier = {machines[0]}, [machines[0]]
+        while frontier:
+            a = frontier.pop()
+            for b in machines:
+                if b not in reached and self._linked(a, b, pattern):
+                    reached.add(b)
+                    frontier.append(b)
+        return len(reached) == len(machines)
+
+    def _block(self, machines: list[str], pattern: Pattern) -> Block | None:
+        fed = tuple(sorted((key, value) for key, value in pattern.items() if key[0] in machines))
+        key = (tuple(sorted(machines)), fed)
+        if key not in self._blocks:
+            block = None
+            if self._possible(sorted(machines), pattern):
+                bound = topology_bound(self.ruleset, self.catalog, sorted(machines), fed_pattern=dict(fed),
+                                       time_limit=1.0, count_pipes=False)
+                if bound.value is not None and not bound.infeasible:
+                    block = Block(key[0], fed, bound.value)
+            self._blocks[key] = block
+        return self._blocks[key]
+
+    def partitions(self, machines: list[str], pattern: Pattern) -> list[list[Block]]:
+        """Every grouping of the machines into blocks that could be a layout's components."""
+        out = []
+        for partition in _set_partitions(sorted(machines)):
+            blocks = [self._block(group, pattern) for group in partition]
+            if all(block is not None for block in blocks):
+                out.append(blocks)
+        return out
+
+    # -- extra costs ------------------------------------------------------------------------
+    def _patch_for(self, block: Block, pipes: int) -> tuple[Board, Cell]:
+        body = len(self.ruleset.machine_shape.chain) + 1
+        radius = body * len(block.machines) + (2 if self.diagonal else 1) * pipes
+        if radius not in self._patches:
+            self._patches[radius] = patch(self.ruleset.geometry, radius)
+        return self._patches[radius]
+
+    def _raise(self, block: Block) -> str:
+        """Test the block at its current lower bound: raise it, fix it as exact, or 'unknown'."""
+        extra = self.extras.setdefault(block, _Extra())
+        board, centre = self._patch_for(block, extra.low)
+        verdict = self.solve_block(block, extra.low, board, centre)
+        if verdict == "refuted":
+            extra.low += 1
+        elif verdict == "found":
+            extra.exact = True
+        return verdict
+
+    def refute(self, machines: list[str], pattern: Pattern, target: int) -> str:
+        """'refuted' when no layout with this fed pattern scores `target`; else 'open' or 'unknown'."""
+        for blocks in self.partitions(machines, pattern):
+            budget = sum(block.relaxed for block in blocks) - target
+            while True:
+                extras = [self.extras.setdefault(block, _Extra()) for block in blocks]
+                if sum(extra.low for extra in extras) > budget:
+                    break  # this grouping cannot reach the target
+                loose = [block for block, extra in zip(blocks, extras) if not extra.exact]
+                if not loose:
+                    return "open"  # every block reaches its share: the patches allow the target
+                if self._raise(min(loose, key=lambda block: self.extras[block].low)) == "unknown":
+                    return "unknown"
+        return "refuted"
