@@ -10,8 +10,11 @@ question and each part becomes easy:
    pattern's score; only patterns whose bound reaches T are left (a handful).
 2. Each such pattern is a feasibility model: the full model, the pattern fixed,
    score >= T. Presolve refutes most of them at once.
-3. A pattern that survives a short solve is split once more, on the position
-   of one machine; each part is refuted by presolve in about a second.
+3. A pattern that survives a short solve is first tried by blocks on open
+   patches (solver/local.py: each possible component of the layout alone, one
+   machine centred, one solve per pipe count); if they do not refute it, it is
+   split once more, on the position of one machine; each part is refuted by
+   presolve in about a second.
 
 If every part is refuted, no layout scores T, so the bound drops to T - 1 and
 the next T is tried; a part that has a solution is a layout scoring at least T,
@@ -34,12 +37,13 @@ from ortools.sat.python import cp_model
 
 from models.board import Board
 from models.catalog import Catalog
+from models.geometry import Cell
 from models.layout import Layout
 from models.rulesets import Ruleset
 
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
-from .local import Block, LocalProver
+from .local import Block, BlockSolver, LocalProver
 from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
@@ -53,7 +57,8 @@ PART_SECONDS = 15.0
 REACH_BUDGET = 3
 #: fed patterns are enumerated; beyond this many printed inputs that is too many
 MAX_INPUTS = 14
-#: seconds for one block on an open patch (solver/local.py); one at three pipes took about 22 s
+#: seconds for one block on an open patch (solver/local.py); at two pipes one took about 4 s,
+#: at three pipes one was still unknown after 120 s
 LOCAL_SECONDS = 60.0
 
 Pattern = dict[tuple[str, str], int]
@@ -218,9 +223,9 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
     return ("unknown" if "unknown" in verdicts else "refuted"), None
 
 
-def _block_solver(setup: _Setup, workers: int):
+def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
     """Solve one block of solver/local.py on its patch, its first machine at the centre in its first rotation."""
-    def solve(block: Block, pipes: int, board: Board, centre) -> str:
+    def solve(block: Block, pipes: int, board: Board, centre: Cell) -> str:
         alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
                        setup.deadline, setup.interrupt)
         built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
