@@ -17,6 +17,11 @@ class Shape:
     chain: tuple[str, ...]
     positions: dict[str, tuple[int, str]] = field(default_factory=dict)
 
+    @property
+    def cell_count(self) -> int:
+        """Cells the shape covers: the anchor and one per step of its chain."""
+        return len(self.chain) + 1
+
     def cells(self, geometry: Geometry, anchor: Cell, steps: int) -> list[Cell]:
         cells = [anchor]
         for side in self.chain:

@@ -200,7 +200,7 @@ def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machi
     have, or a machine that fits nowhere with its ports facing playable cells.
     """
     cells = len(board.cells)
-    body = len(ruleset.machine_shape.chain) + 1
+    body = ruleset.machine_shape.cell_count
     needed = body * len(machine_ids)
     ends = sum(1 for m in machine_ids for p in catalog[m].outputs if p.is_black)
     # the first machine in any feeding order is fed by supply containers only

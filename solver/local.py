@@ -44,8 +44,7 @@ from models.geometry import Cell, Geometry
 from models.rulesets import Ruleset
 
 from .bounds import topology_bound
-
-Pattern = dict[tuple[str, str], int]
+from .reach import Pattern
 #: (block, pipes allowed, patch, centre cell) -> "refuted" | "found" | "unknown"
 BlockSolver = Callable[["Block", int, Board, Cell], str]
 
@@ -101,6 +100,13 @@ def _set_partitions(items: list[str]) -> Iterator[list[list[str]]]:
         yield [[first]] + partition
 
 
+def _linked(a: tuple[set[str], set[str], set[str]], b: tuple[set[str], set[str], set[str]]) -> bool:
+    """True when some network could join two machines (a feed, a shared supply or a shared output network)."""
+    fed_a, sup_a, out_a = a
+    fed_b, sup_b, out_b = b
+    return bool(out_a & fed_b or out_b & fed_a or sup_a & sup_b or out_a & out_b)
+
+
 @dataclass
 class LocalProver:
     """Refutes fed patterns by blocks on open patches; keeps blocks' extra costs between targets."""
@@ -122,38 +128,34 @@ class LocalProver:
         outputs = {c for p in spec.outputs if not p.is_black for c in p.colors}
         return fed, supplied, outputs
 
-    def _linked(self, a: str, b: str, pattern: Pattern) -> bool:
-        """True when some network could join machines a and b (feed, shared supply or shared output)."""
-        fed_a, sup_a, out_a = self._colours(a, pattern)
-        fed_b, sup_b, out_b = self._colours(b, pattern)
-        return bool(out_a & fed_b or out_b & fed_a or sup_a & sup_b or out_a & out_b)
-
-    def _possible(self, machines: list[str], pattern: Pattern) -> bool:
+    def _possible(self, machines: tuple[str, ...], pattern: Pattern) -> bool:
         """Connected by possible links, and every fed input has a feeder of its colour inside."""
+        colours = {m: self._colours(m, pattern) for m in machines}
         for m in machines:
             for p in self.catalog[m].inputs:
                 if pattern.get((m, p.at)) == 1 and not any(
-                        set(p.colors) & self._colours(o, pattern)[2] for o in machines if o != m):
+                        set(p.colors) & colours[o][2] for o in machines if o != m):
                     return False
         reached, frontier = {machines[0]}, [machines[0]]
         while frontier:
             a = frontier.pop()
             for b in machines:
-                if b not in reached and self._linked(a, b, pattern):
+                if b not in reached and _linked(colours[a], colours[b]):
                     reached.add(b)
                     frontier.append(b)
         return len(reached) == len(machines)
 
     def _block(self, machines: list[str], pattern: Pattern) -> Block | None:
-        fed = tuple(sorted((key, value) for key, value in pattern.items() if key[0] in machines))
-        key = (tuple(sorted(machines)), fed)
+        names = tuple(sorted(machines))
+        fed = tuple(sorted((key, value) for key, value in pattern.items() if key[0] in names))
+        key = (names, fed)
         if key not in self._blocks:
             block = None
-            if self._possible(sorted(machines), pattern):
-                bound = topology_bound(self.ruleset, self.catalog, sorted(machines), fed_pattern=dict(fed),
+            if self._possible(names, pattern):
+                bound = topology_bound(self.ruleset, self.catalog, list(names), fed_pattern=dict(fed),
                                        time_limit=1.0, count_pipes=False)
                 if bound.value is not None and not bound.infeasible:
-                    block = Block(key[0], fed, bound.value)
+                    block = Block(names, fed, bound.value)
             self._blocks[key] = block
         return self._blocks[key]
 
@@ -168,8 +170,7 @@ class LocalProver:
 
     # -- extra costs ------------------------------------------------------------------------
     def _patch_for(self, block: Block, pipes: int) -> tuple[Board, Cell]:
-        body = len(self.ruleset.machine_shape.chain) + 1
-        radius = body * len(block.machines) + (2 if self.diagonal else 1) * pipes
+        radius = self.ruleset.machine_shape.cell_count * len(block.machines) + (2 if self.diagonal else 1) * pipes
         if radius not in self._patches:
             self._patches[radius] = patch(self.ruleset.geometry, radius)
         return self._patches[radius]

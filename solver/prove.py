@@ -45,7 +45,7 @@ from .bounds import topology_bound
 from .extract import layout_from_values, prune
 from .local import Block, BlockSolver, LocalProver
 from .model import StaticModel, build_static_model, fix_to_layout
-from .reach import add_reach_cuts
+from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
 
 #: seconds for one pattern before it is split by a machine's position
@@ -60,8 +60,6 @@ MAX_INPUTS = 14
 #: seconds for one block on an open patch (solver/local.py); at two pipes one took about 4 s,
 #: at three pipes one was still unknown after 120 s
 LOCAL_SECONDS = 60.0
-
-Pattern = dict[tuple[str, str], int]
 
 
 @dataclass(frozen=True)
