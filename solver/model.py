@@ -128,15 +128,16 @@ def _add_oriented_tanks(model: cp_model.CpModel, v: StaticVars) -> None:
             model.Add(whole == sum(sides))
 
 
-def build_static_model(
-    ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
+def add_static_layout(
+    model: cp_model.CpModel, ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
     objective: str = "profit", optional: bool = False, diagonal: bool = False,
-    end_limit: int | None = None, soft_limits: bool = False, penalty: int = 50,
+    end_limit: int | None = None, soft_limits: bool = False,
 ) -> StaticModel:
-    """The full model; `objective` 'profit' maximises the static score, 'cost' minimises the build cost."""
-    if objective not in OBJECTIVES:
-        raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
-    model = cp_model.CpModel()
+    """One layout's variables and every rule of a legal layout, added to `model` (no objective set).
+
+    Kept apart from `build_static_model` so a model can hold several layouts:
+    the staged game model (solver/staged.py) has one per round.
+    """
     machine_ids = tuple(machine_ids)
     v = create_variables(model, ruleset, board, catalog, machine_ids, diagonal)
     C.add_placements(model, v, optional)
@@ -153,11 +154,23 @@ def build_static_model(
     income = sum(catalog[m].income * v.placed[m] for m in machine_ids)
     cost = sum(v.y) + sum(v.tank(c) for c in v.cells)
     chain = ruleset.chain_bonus_per_point * sum(points * lit for lit, points in v.bonus)
-    built = StaticModel(model, v, objective, income, cost, chain, excess)
+    return StaticModel(model, v, objective, income, cost, chain, excess)
+
+
+def build_static_model(
+    ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
+    objective: str = "profit", optional: bool = False, diagonal: bool = False,
+    end_limit: int | None = None, soft_limits: bool = False, penalty: int = 50,
+) -> StaticModel:
+    """The full model; `objective` 'profit' maximises the static score, 'cost' minimises the build cost."""
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    built = add_static_layout(cp_model.CpModel(), ruleset, board, catalog, machine_ids, objective, optional,
+                              diagonal, end_limit, soft_limits)
     if objective == "cost":
-        model.Minimize(cost + penalty * excess)
+        built.model.Minimize(built.cost + penalty * built.excess)
     else:
-        model.Maximize(built.score - penalty * excess)
+        built.model.Maximize(built.score - penalty * built.excess)
     return built
 
 

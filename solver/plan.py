@@ -40,10 +40,14 @@ from .extract import checked_layout, layout_from_values
 from .bounds import topology_bound
 from .model import StaticModel, add_objective_bound, build_static_model, layout_literals
 from .search import Interrupt, Progress, run, value_reader
+from .staged import solve_staged
 
 RoundReport = Callable[[str], None]
 
-#: shares of the time limit: the target model, then the schedule towards it (of what is left); the greedy gets the rest
+#: shares of the time limit: the target model, then the schedule towards it (of what is left); the greedy gets the
+#: rest of the decomposition's time; the exact game model (solver/staged.py) gets STAGED_SHARE and any time left over
+STAGED_SHARE = 0.15
+MIN_STAGED = 5.0   # seconds: below this the game model (built in 1.5-5 s) is not started
 TARGET_SHARE = 0.35
 SCHEDULE_SHARE = 0.4
 MIN_STEP = 1.5
@@ -205,7 +209,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     start = time.monotonic()
     say = report or (lambda _text: None)
     c = game.context
-    deadline = start + time_limit
+    deadline = start + time_limit * (1 - STAGED_SHARE)  # the decomposition's; the game model gets the rest
     with Interrupt() as interrupt:
         built = build_target_model(game)
         ids = list(built.vars.machine_ids)
@@ -228,16 +232,28 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         target_layout = None if target is None else target[0]
         candidates = [("target", _schedule(game, target_layout, schedule_end, workers, seed, interrupt, say))]
         candidates.append(("greedy", _greedy(game, deadline, workers, seed, interrupt)))
+        judged = [_judged_candidate(game, name, rounds, say) for name, rounds in candidates]
+        best = max(judged, key=lambda item: item[0])
+        left = start + time_limit - time.monotonic()
+        if not interrupt.flag and left >= MIN_STAGED and (bound is None or best[0] < bound):
+            exact = solve_staged(game, best[2], bound, left, workers, seed, progress, interrupt)
+            if exact.bound is not None and (bound is None or exact.bound < bound):
+                bound = exact.bound
+            if exact.rounds is not None:  # ties keep the decomposition's plan
+                best = max([best, _judged_candidate(game, "exact", exact.rounds, say)], key=lambda item: item[0])
+            say(f"game model: {exact.status.lower()}, bound on the final score {bound}")
         interrupted = interrupt.flag
-    judged = []
-    for name, rounds in candidates:
-        plan = Game(c, game.start_money, rounds, dict(game.options), game.source)
-        replayed = _judged(plan)
-        say(f"{name} plan: final score {replayed.final_score}")
-        judged.append((replayed.final_score, name, plan, replayed))
-    score, name, plan, replayed = max(judged, key=lambda item: item[0])
+    _, name, plan, replayed = best
     return PlanResult(plan, replayed, bound, target_layout, outcome.status, time.monotonic() - start, interrupted,
                       strategy=name)
+
+
+def _judged_candidate(game: Game, name: str, rounds: list[Round], say: RoundReport) -> tuple[int, str, Game, ReplayResult]:
+    """(final score, strategy, game, replay) of one candidate plan, judged by the replay."""
+    plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
+    replayed = _judged(plan)
+    say(f"{name} plan: final score {replayed.final_score}")
+    return replayed.final_score, name, plan, replayed
 
 
 def _judged(plan: Game) -> ReplayResult:
