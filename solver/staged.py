@@ -24,6 +24,7 @@ on every legal game.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -197,20 +198,24 @@ def warm_start(staged: StagedModel, game: Game, time_limit: float = 10.0) -> boo
     return True
 
 
-def solve_staged(game: Game, warm: Game | None, known_bound: int | None, time_limit: float, workers: int = 2,
+def solve_staged(game: Game, warm: Game | None, known_bound: int | None, deadline: float, workers: int = 2,
                  seed: int = 0, progress: Progress | None = None, interrupt: Interrupt | None = None) -> StagedOutcome:
-    """Solve the game model from a warm start; every round it returns is judged by the checker.
+    """Solve the game model from a warm start until `deadline` (time.monotonic()), building included.
 
-    `known_bound` (a proven bound on the final score, e.g. the static one) is
-    added as a cut, so the reported bound is never weaker than it.
+    Every round it returns is judged by the checker. `known_bound` (a proven
+    bound on the final score, e.g. the static one) is added as a cut, so the
+    reported bound is never weaker than it.
     """
     staged = build_staged_model(game)
     objective = staged.money[-1] + staged.final.chain_bonus
     if known_bound is not None:
         staged.model.Add(objective <= known_bound)
     if warm is not None:
-        warm_start(staged, warm)
-    outcome = run(staged.final, time_limit, workers, seed, progress, interrupt=interrupt, stop_at=known_bound)
+        warm_start(staged, warm, time_limit=max(0.1, (deadline - time.monotonic()) / 2))
+    seconds = deadline - time.monotonic()
+    if seconds < 1.0:
+        return StagedOutcome(None, None, "UNKNOWN")
+    outcome = run(staged.final, seconds, workers, seed, progress, interrupt=interrupt, stop_at=known_bound)
     bound = None if outcome.bound is None else math.floor(outcome.bound + 1e-6)
     if outcome.values is None:
         return StagedOutcome(None, bound, outcome.status)

@@ -5,6 +5,7 @@ model with the replay's final score, and a game breaking the rule is not.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 import pytest
@@ -22,7 +23,7 @@ from test_plan import sequence
 
 def _proved(game: Game) -> tuple[Game, int]:
     """Solve a short game to proven optimality; the game it returns, replayed, and its final score."""
-    outcome = solve_staged(game, None, None, time_limit=60, seed=1)
+    outcome = solve_staged(game, None, None, time.monotonic() + 60, seed=1)
     assert outcome.status == "OPTIMAL"
     played = Game(game.context, game.start_money, outcome.rounds, dict(game.options), game.source)
     replayed = replay_game(played)
