@@ -13,13 +13,13 @@ question asked at another place. This module asks it once:
    into components (a partition whose blocks could be joined by such networks
    and feed every fed input from inside), the best score is at most the sum of
    each block's best score *alone*.
-2. A block alone is a connected set of machine and pipe cells with tanks beside
-   it: with `j` pipes, every cell it uses lies within `cells per machine x
-   machines + cells per pipe x j` steps of any of its machines. Centre one of
-   them on an open patch of that radius (no border, blocked cell or pillar
-   nearby) in its first rotation: every block layout on the real board, turned
-   and moved, is a layout on the patch, so the patch is a relaxation, and one
-   solve replaces a position split.
+2. A block alone is a connected set of machine, pipe and tank cells, so every
+   cell it uses lies within a radius of any of its machines that its machines,
+   pipes and tanks bound (`LocalProver.radius`). Centre one of them on an open
+   patch of that radius (no border, blocked cell or pillar nearby) in its first
+   rotation: every block layout on the real board, turned and moved, is a
+   layout on the patch, so the patch is a relaxation, and one solve replaces a
+   position split.
 3. A block's *extra cost* e is the fewest points below its geometry-free value
    (income + chain bonus - fewest tanks) that it can reach: e is raised one
    point at a time by refuting "value - e" on the patch. A partition is refuted
@@ -169,8 +169,32 @@ class LocalProver:
         return out
 
     # -- extra costs ------------------------------------------------------------------------
+    def _fewest_tanks(self, block: Block) -> int:
+        """Tanks the block needs at least: its income and pattern's chain bonus less its relaxed value."""
+        income = sum(self.catalog[m].income for m in block.machines)
+        amounts = {(m, p.at): p.amount or 0 for m in block.machines for p in self.catalog[m].inputs}
+        chain = self.ruleset.chain_bonus_per_point * sum(amounts[key] for key, fed in block.fed if fed == 1)
+        return max(0, income + chain - block.relaxed)
+
+    def radius(self, block: Block, budget: int) -> int:
+        """How far from one of its machines a block whose extra cost is at most `budget` can reach.
+
+        A shortest path from a machine's anchor to any cell of the component runs
+        through machine cells (cells per machine x k), pipe cells (p pipes, each
+        at most `step` cells) and tanks. Two tanks never touch directly (a port
+        or a pipe joins them), so the path holds at most one tank after each
+        machine or pipe on it: k + p; and a layout reaching `relaxed - budget`
+        has at most `fewest tanks + budget - p` tanks. (An earlier version
+        counted only a final tank and missed tanks shared between machines.)
+        """
+        k = len(block.machines)
+        step = 2 if self.diagonal else 1
+        fewest = self._fewest_tanks(block)
+        return max(self.ruleset.machine_shape.cell_count * k - 1 + step * p + min(k + p, fewest + budget - p)
+                   for p in range(budget + 1))
+
     def _patch_for(self, block: Block, pipes: int) -> tuple[Board, Cell]:
-        radius = self.ruleset.machine_shape.cell_count * len(block.machines) + (2 if self.diagonal else 1) * pipes
+        radius = self.radius(block, pipes)
         if radius not in self._patches:
             self._patches[radius] = patch(self.ruleset.geometry, radius)
         return self._patches[radius]
