@@ -29,8 +29,15 @@ question asked at another place. This module asks it once:
 The blocks' extra costs do not depend on the target, so they are kept for the
 next target. Measured on classic-A FF09,FF27,FF28,FF43 (the pattern feeding
 FF28 and FF43 from FF27): a budget of two pipes took 164 board parts in 140 s
-and now takes 4.8 s (the big block at 0, 1 and 2 pipes). A budget of three is
-still out of reach: its patch solve (radius 9) was unknown after 60-120 s.
+and now takes about 6 s (the big block at 0, 1 and 2 pipes). A budget of three
+(radius 10, 221 cells) is refuted in 318 s, which proves that set's best
+layout (30) optimal; the position split had not finished it in 600 s.
+
+Tried and dropped: centring a *cell* instead of a machine. A spanning tree of
+the block's N cells has a centre within ceil((N - 1) / 2) of all of them, which
+halves the radius (5 instead of 9 at two pipes), but the first machine is then
+free to move (only its rotation is fixed): the two-pipe solve took 17 s instead
+of 6 s, and three pipes were unknown after 60 s.
 """
 from __future__ import annotations
 

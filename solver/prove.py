@@ -29,9 +29,11 @@ all, 18 s once its pipe budget (zero here) was stated explicitly.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
+from typing import Callable
 
 from ortools.sat.python import cp_model
 
@@ -57,9 +59,10 @@ PART_SECONDS = 15.0
 REACH_BUDGET = 3
 #: fed patterns are enumerated; beyond this many printed inputs that is too many
 MAX_INPUTS = 14
-#: seconds for one block on an open patch (solver/local.py); at two pipes one took about 4 s,
-#: at three pipes one was still unknown after 120 s
-LOCAL_SECONDS = 60.0
+#: seconds for one block on an open patch (solver/local.py): all the time left, because the position
+#: split it replaces is slower still (classic-A FF09,FF27,FF28,FF43: two pipes 6 s against 164 parts in
+#: 140 s; three pipes 318 s against over 600 s)
+LOCAL_SECONDS = math.inf
 
 
 @dataclass(frozen=True)
@@ -243,8 +246,12 @@ def _layout(built: StaticModel, values: list[int] | None, diagonal: bool) -> Lay
 def prove_bound(
     ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], best: int, bound: int, deadline: float,
     diagonal: bool = False, fixed: Layout | None = None, interrupt: Interrupt | None = None, threads: int = 2,
+    on_bound: Callable[[int], None] | None = None,
 ) -> ProofOutcome:
-    """Lower the profit bound from `bound` towards `best` (a legal layout's score), target by target."""
+    """Lower the profit bound from `bound` towards `best` (a legal layout's score), target by target.
+
+    `on_bound` hears each new proved bound (a proof can take minutes; the user sees it move).
+    """
     setup = _Setup(ruleset, board, catalog, list(ids), diagonal, fixed, deadline, interrupt)
     if fixed is None:  # a fixed part ties the layout to the real board: no open patches
         setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads), diagonal)
@@ -255,4 +262,6 @@ def prove_bound(
                 return ProofOutcome(target, layout, True)
             if verdict == "unknown":
                 return ProofOutcome(target, None, False)
+            if on_bound is not None:
+                on_bound(target - 1)
     return ProofOutcome(best, None, True)

@@ -228,8 +228,13 @@ def solve_static(
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
         if provable and track.worth_proving() and not interrupt.flag:
+            def proved(bound: int) -> None:
+                if progress is not None:
+                    progress(float(track.value()), float(bound), time.monotonic() - start)
+
             proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), deadline,
-                                diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers)
+                                diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers,
+                                on_bound=proved)
             track.tighten(proof.bound)
             if proof.layout is not None:
                 track.offer(checked_layout(proof.layout), time.monotonic() - start)
