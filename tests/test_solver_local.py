@@ -3,13 +3,19 @@ from __future__ import annotations
 
 import time
 
+import networkx as nx
+import pytest
+
 from models.board import load_boards
 from models.catalog import load_catalog
-from models.geometry import HEX, SQUARE
+from models.check import check_layout
+from models.geometry import HEX, SQUARE, Cell
+from models.networks import connect
 from models.rulesets import get_ruleset
 from solver import prove
 from solver.local import LocalProver, _set_partitions, patch
 from solver.prove import fed_patterns
+from solver.static import solve_static
 
 FF = get_ruleset("factory-fun")
 CATALOG = load_catalog(FF)
@@ -66,3 +72,52 @@ def test_a_two_pipe_budget_is_refuted_on_one_patch_not_164_board_parts():
     setup = prove._Setup(FF, board, CATALOG, SET, False, None, time.monotonic() + 60, None)
     prover = LocalProver(FF, CATALOG, prove._block_solver(setup, 1))
     assert prover.refute(SET, patterns[0].fed, 32) == "refuted"
+
+
+def _components(layout) -> list[tuple[set[int], set[Cell]]]:
+    """(machine indices, cells) of each physical component: machines joined by any network."""
+    conn = connect(layout)
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(layout.machines)))
+    cells_of_net = []
+    for net in conn.networks:
+        machines = {layout.ports[i].machine for i in net.inputs + net.outputs}
+        tiles = net.supplies + net.output_tanks + net.end_tanks + [layout.pipes[i].tile for i in net.pipes]
+        cells_of_net.append((machines, {layout.tiles[t].cell for t in tiles}))
+        graph.add_edges_from((a, b) for a in machines for b in machines if a < b)
+    out = []
+    for group in nx.connected_components(graph):
+        cells = {c for i in group for c in layout.machine_footprint(layout.machines[i])}
+        cells |= {c for machines, net_cells in cells_of_net if machines & group for c in net_cells}
+        out.append((group, cells))
+    return out
+
+
+def _distances(geometry, start: Cell, depth: int) -> dict[Cell, int]:
+    seen, frontier = {start: 0}, [start]
+    for d in range(1, depth + 1):
+        frontier = [o for c in frontier for s in geometry.sides if (o := geometry.across(c, s)) not in seen]
+        for o in frontier:
+            seen.setdefault(o, d)
+    return seen
+
+
+@pytest.mark.parametrize("machines", [SET, ["FF16", "FF27", "FF30", "FF46"], ["FF28", "FF30", "FF42", "FF45"]])
+def test_every_component_of_a_real_layout_fits_its_patch(machines):
+    """The radius argument, checked on solver layouts: each component, at its own extra cost, fits around each machine."""
+    board = load_boards(FF)["classic-A"]
+    layout = solve_static(FF, board, CATALOG, machines, time_limit=5, seed=1).layout
+    check = check_layout(layout)
+    fed = {(c.machine, c.at) for c in check.score.chain_inputs}
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    for group, cells in _components(layout):
+        ids = [layout.machines[i].id for i in group]
+        pattern = {(m, p.at): int((m, p.at) in fed) for m in ids for p in CATALOG[m].inputs}
+        block = prover._block(ids, pattern)
+        tiles = sum(1 for c in cells if c not in layout.machine_cells)
+        score = sum(CATALOG[m].income for m in ids) - tiles + sum(
+            c.bonus for c in check.score.chain_inputs if c.machine in ids)
+        radius = prover.radius(block, block.relaxed - score)
+        for i in group:
+            reach = _distances(FF.geometry, layout.machines[i].cell, radius)
+            assert cells <= set(reach), f"{ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
