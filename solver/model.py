@@ -174,6 +174,11 @@ def build_static_model(
     return built
 
 
+def tile_literals(built: StaticModel) -> list[cp_model.IntVar]:
+    """Every tile literal, once per unit of cost (a diagonal tile's literal appears twice): what a round pays for."""
+    return list(built.vars.y) + built.vars.tank_literals()
+
+
 def add_objective_bound(built: StaticModel, value: int) -> None:
     """Feed a proved bound (e.g. the geometry-free one) into the model as a cut on the objective."""
     if built.objective == "cost":

@@ -22,7 +22,11 @@ Decomposition (documented in results/plan.md):
    are free, the new machine goes wherever it earns most this round counting
    the chain bonus it makes) and the best one is taken, or none.
 4. **Judge.** Both plans are replayed by models.replay; a plan the replay
-   rejects is a bug, raised as an internal error. The better plan is returned.
+   rejects is a bug, raised as an internal error.
+5. **Exact game model** (solver/staged.py), warm-started from the better plan
+   with the bound above as a cut: it proves short games optimal, and its own
+   bound replaces the static one when tighter. Its game is judged the same way;
+   the best judged plan is returned.
 """
 from __future__ import annotations
 
@@ -38,7 +42,7 @@ from models.replay import ReplayResult, replay_game, round_cost
 
 from .extract import checked_layout, layout_from_values
 from .bounds import topology_bound
-from .model import StaticModel, add_objective_bound, build_static_model, layout_literals
+from .model import StaticModel, add_objective_bound, build_static_model, layout_literals, tile_literals
 from .search import Interrupt, Progress, run, value_reader
 from .staged import solve_staged
 
@@ -102,12 +106,6 @@ def _checked_game_layout(game: Game, built: StaticModel, values: list[int]) -> t
     return checked_layout(raw.with_parts(options=game.options))
 
 
-def _tile_literals(built: StaticModel) -> list:
-    """Every tile literal, once per unit of cost (a diagonal tile's literal appears twice)."""
-    v = built.vars
-    return list(v.y) + v.tank_literals()
-
-
 def _offer_rounds(game: Game) -> tuple[list[str], dict[str, list[int]]]:
     ids: list[str] = []
     rounds_of: dict[str, list[int]] = {}
@@ -154,10 +152,10 @@ def _round_model(game: Game, pinned: tuple[MachinePlacement, ...], free: str | N
     for literal in layout_literals(built.vars, Layout(c.ruleset, c.board, c.catalog, pinned, (), dict(game.options)))[0]:
         model.Add(literal == 1)
     kept = {id(lit) for lit in layout_literals(built.vars, previous.with_parts(machines=()))[0]}
-    new = [lit for lit in _tile_literals(built) if id(lit) not in kept]
+    new = [lit for lit in tile_literals(built) if id(lit) not in kept]
     new_cost = sum(new)
     model.Add(new_cost <= budget)
-    for lit in _tile_literals(built):
+    for lit in tile_literals(built):
         if id(lit) in kept:
             model.AddHint(lit, 1)
     if target is None:

@@ -223,8 +223,13 @@ def complete_assignment(built: StaticModel, layout: Layout, time_limit: float = 
     Used to give CP-SAT a complete hint; None if the model rejects the layout.
     Raises ValueError when the layout uses something the model has no variable for.
     """
-    clone = built.model.Clone()
     ones, rest = layout_literals(built.vars, layout)
+    return solve_with_fixed(built.model, ones, rest, time_limit)
+
+
+def solve_with_fixed(model: cp_model.CpModel, ones: list, rest: list, time_limit: float = 10.0) -> list[int] | None:
+    """Every variable's value once `ones` are fixed to 1 and `rest` to 0 in a copy of `model`; None if infeasible."""
+    clone = model.Clone()
     for lits, value in ((ones, 1), (rest, 0)):
         for lit in lits:
             clone.Add(clone.GetIntVarFromProtoIndex(lit.Index()) == value)

@@ -33,8 +33,8 @@ from models.game import Game, Round
 from models.layout import Layout
 
 from .extract import checked_layout, layout_from_values
-from .model import StaticModel, add_static_layout, layout_literals
-from .search import Interrupt, Progress, run, solver_parameters, value_reader
+from .model import StaticModel, add_static_layout, layout_literals, tile_literals
+from .search import Interrupt, Progress, run, set_hint, solve_with_fixed, value_reader
 
 
 @dataclass
@@ -44,7 +44,6 @@ class StagedModel:
     model: cp_model.CpModel
     stages: list[StaticModel]
     money: list[cp_model.IntVar]
-    built: list[cp_model.LinearExprT]   # 1 when round t adds a machine
     final: StaticModel                  # the last stage, carrying the game's objective
 
     def layout_literals_of(self, layouts: list[Layout]) -> tuple[list, list]:
@@ -55,11 +54,6 @@ class StagedModel:
             ones += o
             rest += r
         return ones, rest
-
-
-def _tile_literals(stage: StaticModel) -> list:
-    """Every tile literal, once per unit of cost (a diagonal tile's literal appears twice)."""
-    return list(stage.vars.y) + stage.vars.tank_literals()
 
 
 def _offered_so_far(game: Game) -> list[list[str]]:
@@ -81,7 +75,6 @@ def build_staged_model(game: Game) -> StagedModel:
                                      for m in {m for r in game.rounds for m in r.offered})
     stages: list[StaticModel] = []
     money: list[cp_model.IntVar] = []
-    built_flags: list[cp_model.LinearExprT] = []
     previous: StaticModel | None = None
     money_before: cp_model.LinearExprT = game.start_money
     for t, (rnd, ids) in enumerate(zip(game.rounds, _offered_so_far(game))):
@@ -107,19 +100,18 @@ def build_staged_model(game: Game) -> StagedModel:
         model.Add(after == money_before + income - paid)
         stages.append(stage)
         money.append(after)
-        built_flags.append(built)
         previous, money_before = stage, after
     final = stages[-1]
     model.Maximize(money[-1] + final.chain_bonus)
     wrapped = StaticModel(model, final.vars, "profit", money[-1], 0, final.chain_bonus)
-    return StagedModel(model, stages, money, built_flags, wrapped)
+    return StagedModel(model, stages, money, wrapped)
 
 
 def _link_tiles(model: cp_model.CpModel, previous: StaticModel | None, stage: StaticModel,
                 built: cp_model.LinearExprT) -> cp_model.LinearExprT:
     """What the round's tiles cost: 1 per literal now on and off before; no change without a new machine."""
-    now = _tile_literals(stage)
-    before = _tile_literals(previous) if previous is not None else [0] * len(now)
+    now = tile_literals(stage)
+    before = tile_literals(previous) if previous is not None else [0] * len(now)
     assert len(now) == len(before), "every stage has the same tile literals"
     paid = []
     for lit_now, lit_before in zip(now, before):
@@ -184,17 +176,10 @@ def warm_start(staged: StagedModel, game: Game, time_limit: float = 10.0) -> boo
         ones, rest = staged.layout_literals_of(stage_layouts(game))
     except ValueError:
         return False
-    clone = staged.model.Clone()
-    for literals, value in ((ones, 1), (rest, 0)):
-        for literal in literals:
-            clone.Add(clone.GetIntVarFromProtoIndex(literal.Index()) == value)
-    solver = cp_model.CpSolver()
-    solver_parameters(solver, time_limit, 1, 0)
-    if solver.Solve(clone) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    values = solve_with_fixed(staged.model, ones, rest, time_limit)
+    if values is None:
         return False
-    staged.model.ClearHints()
-    for index, value in enumerate(solver.ResponseProto().solution):
-        staged.model.AddHint(staged.model.GetIntVarFromProtoIndex(index), value)
+    set_hint(staged.final, values)   # (final carries the whole game model)
     return True
 
 
