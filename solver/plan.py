@@ -50,8 +50,8 @@ RoundReport = Callable[[str], None]
 
 #: shares of the time limit: the target model, then the schedule towards it (of what is left); the greedy gets the
 #: rest of the decomposition's time. The exact game model (solver/staged.py) gets the time left over, and
-#: STAGED_SHARE of it is kept for it in games of at most SHORT_GAME rounds: it proves 1- and 2-round games in
-#: seconds, but from a warm start it improved no 10-round plan in 60 s (solo seeds 1 and 3, also with only the
+#: STAGED_SHARE of it is kept for it in games of at most SHORT_GAME rounds: it proves small 1- and 2-round games
+#: in seconds, but from a warm start it improved no 10-round plan in 60 s (solo seeds 1 and 3, also with only the
 #: last 3-4 rounds free), so long games keep all the time for the decomposition
 STAGED_SHARE = 0.15
 SHORT_GAME = 3
