@@ -21,9 +21,9 @@ from solver.staged import build_staged_model, solve_staged, warm_start
 from test_plan import sequence
 
 
-def _proved(game: Game) -> tuple[Game, int]:
+def _proved(game: Game, workers: int = 2) -> tuple[Game, int]:
     """Solve a short game to proven optimality; the game it returns, replayed, and its final score."""
-    outcome = solve_staged(game, None, None, time.monotonic() + 60, seed=1)
+    outcome = solve_staged(game, None, None, time.monotonic() + 60, workers=workers, seed=1)
     assert outcome.status == "OPTIMAL"
     played = Game(game.context, game.start_money, outcome.rounds, dict(game.options), game.source)
     replayed = replay_game(played)
@@ -32,10 +32,16 @@ def _proved(game: Game) -> tuple[Game, int]:
     return played, replayed.final_score
 
 
-@pytest.fixture(scope="module")
-def ff43_game() -> Game:
+def test_a_one_machine_game_is_proved_optimal():
     """One round, FF43 (income 5, supply + reservoir): proved optimal at 2 + 5 - 2 = 5."""
     played, score = _proved(sequence(["FF43"]))
+    assert score == 5 and played.rounds[0].taken == "FF43"
+
+
+@pytest.fixture(scope="module")
+def ff43_game() -> Game:
+    """FF43 built in round 1 beside its two tanks: the proved optimum, on one worker so every run gets the same layout."""
+    played, score = _proved(sequence(["FF43"]), workers=1)
     assert score == 5 and played.rounds[0].taken == "FF43"
     return played
 
@@ -57,11 +63,12 @@ def _accepts(game: Game) -> bool:
 
 
 def _shifted(layout: Layout) -> Layout:
-    """The same legal factory one column over (right, or left where the board ends)."""
-    for dc in (1, -1):
+    """The same legal factory one cell over (the first direction the board allows)."""
+    for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
         try:
-            moved = layout.with_parts(machines=tuple(replace(m, cell=(m.cell[0], m.cell[1] + dc)) for m in layout.machines),
-                                      tiles=tuple(replace(t, cell=(t.cell[0], t.cell[1] + dc)) for t in layout.tiles))
+            moved = layout.with_parts(
+                machines=tuple(replace(m, cell=(m.cell[0] + dr, m.cell[1] + dc)) for m in layout.machines),
+                tiles=tuple(replace(t, cell=(t.cell[0] + dr, t.cell[1] + dc)) for t in layout.tiles))
         except DocumentError:
             continue
         if check_layout(moved).legal:
