@@ -19,6 +19,10 @@ class Round:
     layout: Layout | None = None      # None: the layout did not change
     has_taken: bool = False           # False in a sequence to plan for
 
+    def planned(self, taken: str | None, layout: Layout | None) -> "Round":
+        """This offer as a planner played it: `taken` built into `layout`, or nothing taken (layout None)."""
+        return Round(list(self.offered), taken, self.last_pick, self.first_pick, layout, has_taken=True)
+
 
 @dataclass
 class Game:

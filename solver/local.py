@@ -77,9 +77,8 @@ class _Extra:
     exact: bool = False
 
 
-def patch(geometry: Geometry, radius: int) -> tuple[Board, Cell]:
-    """Every cell within `radius` steps of a centre cell, all playable, and that centre."""
-    centre: Cell = (radius + 2, radius + 2)
+def ball(geometry: Geometry, centre: Cell, radius: int) -> dict[Cell, int]:
+    """Every cell within `radius` steps of `centre` on open ground, with its distance."""
     seen = {centre: 0}
     queue = deque([centre])
     while queue:
@@ -91,6 +90,13 @@ def patch(geometry: Geometry, radius: int) -> tuple[Board, Cell]:
             if other not in seen:
                 seen[other] = seen[cell] + 1
                 queue.append(other)
+    return seen
+
+
+def patch(geometry: Geometry, radius: int) -> tuple[Board, Cell]:
+    """Every cell within `radius` steps of a centre cell, all playable, and that centre."""
+    centre: Cell = (radius + 2, radius + 2)
+    seen = ball(geometry, centre, radius)
     size = 2 * radius + 5
     board = Board(f"patch-{radius}", geometry, frozenset(seen), frozenset(), frozenset(), size, size)
     return board, centre

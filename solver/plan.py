@@ -200,9 +200,7 @@ def _money_after(game: Game, t: int, step: _Step, money: int) -> int:
 
 def _round(game: Game, t: int, step: _Step | None) -> Round:
     rnd = game.rounds[t]
-    if step is None:
-        return Round(list(rnd.offered), None, rnd.last_pick, rnd.first_pick, None, has_taken=True)
-    return Round(list(rnd.offered), step.machine, rnd.last_pick, rnd.first_pick, step.layout, has_taken=True)
+    return rnd.planned(None, None) if step is None else rnd.planned(step.machine, step.layout)
 
 
 def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int = 0,

@@ -216,9 +216,9 @@ def _rounds(game: Game, staged: StagedModel, values: dict[int, int]) -> list[Rou
         now = {m for m, literal in stage.vars.placed.items() if value(literal)}
         added = sorted(now - placed)
         if not added:
-            rounds.append(Round(list(rnd.offered), None, rnd.last_pick, rnd.first_pick, None, has_taken=True))
+            rounds.append(rnd.planned(None, None))
             continue
         layout, _ = checked_layout(layout_from_values(stage.vars, value, diagonal).with_parts(options=game.options))
-        rounds.append(Round(list(rnd.offered), added[0], rnd.last_pick, rnd.first_pick, layout, has_taken=True))
+        rounds.append(rnd.planned(added[0], layout))
         placed = now
     return rounds

@@ -13,7 +13,7 @@ from models.geometry import HEX, SQUARE, Cell
 from models.networks import connect
 from models.rulesets import get_ruleset
 from solver import prove
-from solver.local import LocalProver, _set_partitions, patch
+from solver.local import LocalProver, _set_partitions, ball, patch
 from solver.prove import fed_patterns
 from solver.static import solve_static
 
@@ -93,15 +93,6 @@ def _components(layout) -> list[tuple[set[int], set[Cell]]]:
     return out
 
 
-def _distances(geometry, start: Cell, depth: int) -> dict[Cell, int]:
-    seen, frontier = {start: 0}, [start]
-    for d in range(1, depth + 1):
-        frontier = [o for c in frontier for s in geometry.sides if (o := geometry.across(c, s)) not in seen]
-        for o in frontier:
-            seen.setdefault(o, d)
-    return seen
-
-
 @pytest.mark.parametrize("machines", [SET, ["FF16", "FF27", "FF30", "FF46"], ["FF28", "FF30", "FF42", "FF45"]])
 def test_every_component_of_a_real_layout_fits_its_patch(machines):
     """The radius argument, checked on solver layouts: each component, at its own extra cost, fits around each machine."""
@@ -119,5 +110,5 @@ def test_every_component_of_a_real_layout_fits_its_patch(machines):
             c.bonus for c in check.score.chain_inputs if c.machine in ids)
         radius = prover.radius(block, block.relaxed - score)
         for i in group:
-            reach = _distances(FF.geometry, layout.machines[i].cell, radius)
+            reach = ball(FF.geometry, layout.machines[i].cell, radius)
             assert cells <= set(reach), f"{ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
