@@ -120,6 +120,14 @@ def _linked(a: tuple[set[str], set[str], set[str]], b: tuple[set[str], set[str],
     return bool(out_a & fed_b or out_b & fed_a or sup_a & sup_b or out_a & out_b)
 
 
+def fewest_tanks(ruleset: Ruleset, catalog: Catalog, block: Block) -> int:
+    """Tanks the block needs at least: its income and pattern's chain bonus less its relaxed value."""
+    income = sum(catalog[m].income for m in block.machines)
+    amounts = {(m, p.at): p.amount or 0 for m in block.machines for p in catalog[m].inputs}
+    chain = ruleset.chain_bonus_per_point * sum(amounts[key] for key, fed in block.fed if fed == 1)
+    return max(0, income + chain - block.relaxed)
+
+
 @dataclass
 class LocalProver:
     """Refutes fed patterns by blocks on open patches; keeps blocks' extra costs between targets."""
@@ -182,13 +190,6 @@ class LocalProver:
         return out
 
     # -- extra costs ------------------------------------------------------------------------
-    def _fewest_tanks(self, block: Block) -> int:
-        """Tanks the block needs at least: its income and pattern's chain bonus less its relaxed value."""
-        income = sum(self.catalog[m].income for m in block.machines)
-        amounts = {(m, p.at): p.amount or 0 for m in block.machines for p in self.catalog[m].inputs}
-        chain = self.ruleset.chain_bonus_per_point * sum(amounts[key] for key, fed in block.fed if fed == 1)
-        return max(0, income + chain - block.relaxed)
-
     def radius(self, block: Block, budget: int) -> int:
         """How far from one of its machines a block whose extra cost is at most `budget` can reach.
 
@@ -202,7 +203,7 @@ class LocalProver:
         """
         k = len(block.machines)
         step = 2 if self.diagonal else 1
-        fewest = self._fewest_tanks(block)
+        fewest = fewest_tanks(self.ruleset, self.catalog, block)
         return max(self.ruleset.machine_shape.cell_count * k - 1 + step * p + min(k + p, fewest + budget - p)
                    for p in range(budget + 1))
 

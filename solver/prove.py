@@ -45,7 +45,8 @@ from models.rulesets import Ruleset
 
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
-from .local import Block, BlockSolver, LocalProver
+from .grow import grow_block, supports
+from .local import Block, BlockSolver, LocalProver, fewest_tanks
 from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
@@ -153,8 +154,12 @@ def _pattern_model(setup: _Setup, pattern: FedPattern, target: int) -> StaticMod
 
 
 def _solve_part(setup: _Setup, built: StaticModel, placement: int | None, limit: float,
-                workers: int = 1) -> tuple[str, list[int] | None]:
-    """One feasibility solve (one core unless told): 'refuted', 'found' (with the solution) or 'unknown'."""
+                workers: int = 1, register: Callable[[cp_model.CpSolver], None] | None = None,
+                ) -> tuple[str, list[int] | None]:
+    """One feasibility solve (one core unless told): 'refuted', 'found' (with the solution) or 'unknown'.
+
+    `register` is handed the solver before it starts, so another thread can stop it.
+    """
     seconds = min(limit, setup.time_left())
     if seconds <= 0.05:
         return "unknown", None
@@ -164,6 +169,8 @@ def _solve_part(setup: _Setup, built: StaticModel, placement: int | None, limit:
         model.Add(model.GetIntVarFromProtoIndex(built.vars.x[placement].Index()) == 1)
     solver = cp_model.CpSolver()
     solver_parameters(solver, seconds, workers, 0)
+    if register is not None:
+        register(solver)
     status = solver.Solve(model)
     if status == cp_model.INFEASIBLE:
         return "refuted", None
@@ -225,8 +232,17 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
 
 
 def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
-    """Solve one block of solver/local.py on its patch, its first machine at the centre in its first rotation."""
-    def solve(block: Block, pipes: int, board: Board, centre: Cell) -> str:
+    """Solve one block of solver/local.py on its patch, its first machine at the centre in its first rotation.
+
+    Two exact methods race, one core each, and the first answer wins: growth
+    (solver/grow.py) enumerates the block's components, CP-SAT solves the patch
+    model. Neither dominates: on classic-A FF27,FF28,FF43 with three spare pipes
+    growth refutes in 27 s where CP-SAT took 318 s, but blocks that need many
+    tanks (FF28,FF30,FF42,FF45: seven) grow slowly. Rulesets growth does not
+    cover get CP-SAT alone, on every core.
+    """
+    def patch_model(block: Block, pipes: int, board: Board, centre: Cell, cores: int,
+                    register: Callable[[cp_model.CpSolver], None] | None = None) -> str:
         alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
                        setup.deadline, setup.interrupt)
         built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
@@ -234,7 +250,28 @@ def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
                    if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
         if not centred:
             return "unknown"
-        return _solve_part(alone, built, centred[0], LOCAL_SECONDS, workers)[0]
+        return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
+
+    def solve(block: Block, pipes: int, board: Board, centre: Cell) -> str:
+        if not supports(setup.ruleset, setup.diagonal):
+            return patch_model(block, pipes, board, centre, workers)
+        solvers: list[cp_model.CpSolver] = []
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            rival = pool.submit(patch_model, block, pipes, board, centre, 1, solvers.append)
+
+            def rival_answered() -> bool:
+                return rival.done() and rival.exception() is None and rival.result() != "unknown"
+
+            fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
+            verdict, _ = grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern, fewest + pipes,
+                                    fewest, board, centre, stop=lambda: setup.time_left() <= 0 or rival_answered())
+            if verdict == "unknown":
+                return rival.result() if rival_answered() else "unknown"
+            while not rival.done():  # a stop sent before CP-SAT starts is lost: repeat it
+                for solver in solvers:
+                    solver.StopSearch()
+                time.sleep(0.02)
+            return verdict
     return solve
 
 

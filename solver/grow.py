@@ -1,0 +1,474 @@
+"""Exact block solves by growing a component from its first machine, tile by tile.
+
+The local prover (solver/local.py) asks one question many times: can these few
+machines form one component, with this fed pattern, paying at most `limit` for
+tanks and pipes? On an open patch CP-SAT answers it as a model of a few hundred
+cells, which took 318 s for three machines and three spare pipes (classic-A
+FF27,FF28,FF43). The component itself is tiny: a handful of tiles around three
+machines. This module enumerates exactly those components.
+
+Growth. Start from the first machine in its first rotation at the patch centre
+(open ground is symmetric, so this loses no layout). An *open end* is a port or
+pipe end facing an empty cell; in a legal layout that cell holds a tile with an
+opening back (a port of another machine, a pipe) or a tank. So pick an open end
+and branch on every tile that could stand there. When no end is open, the only
+way the component can go on is through a tank (tanks open towards whatever
+faces them), so branch on a port or pipe facing a tank. Every local test below
+is a rule every legal layout obeys, so no legal component is pruned; each
+closed state with every machine placed is judged by the rule checker.
+
+Completeness, in one line: by induction every legal component L within the
+limit keeps a branch whose state is a subset of L; a closed subset of a
+connected L either is L or touches the rest of L at a tank, where the search
+branches again. States are memoised, so orders of the same tiles are searched once.
+"""
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+from typing import Callable
+
+from models.board import Board
+from models.catalog import Catalog, PortSpec
+from models.check import check_layout
+from models.geometry import Cell
+from models.layout import Layout, MachinePlacement, Tile
+from models.rulesets import Ruleset
+
+from .reach import Pattern
+
+#: a cell's content: ("machine", index) | ("tank", kind, colour) | ("pipe", groups)
+Content = tuple
+
+
+class GrowTimeout(Exception):
+    """The search ran out of time; the answer is unknown."""
+
+
+@dataclass(frozen=True)
+class _Port:
+    machine: int
+    spec: PortSpec
+
+
+def supports(ruleset: Ruleset, diagonal: bool) -> bool:
+    """Growth covers tanks open on every side and no diagonal tile (Funner's one-sided tanks are not grown)."""
+    return not ruleset.oriented_tanks and not diagonal
+
+
+def pipe_contents(ruleset: Ruleset) -> list[tuple[tuple[str, ...], ...]]:
+    """Every legal pipe filling of one cell: disjoint groups of 2 or more sides (the checker's connector rules)."""
+    sides = ruleset.geometry.sides
+    groups = [g for size in range(2, len(sides) + 1) for g in itertools.combinations(sides, size)
+              if size != 4 or len(sides) != 4 or ruleset.x_splitter_available]
+    out = []
+    for count in range(1, ruleset.max_pipes_per_cell + 1):
+        for combo in itertools.combinations(groups, count):
+            used = [s for g in combo for s in g]
+            if len(used) != len(set(used)):
+                continue
+            if count > 1 and any(len(g) > ruleset.multi_pipe_max_sides for g in combo):
+                continue
+            out.append(combo)
+    return out
+
+
+class _Grower:
+    """One block's search: the machines, the pattern, the cost limit and the patch."""
+
+    def __init__(self, ruleset: Ruleset, catalog: Catalog, machines: tuple[str, ...], pattern: Pattern,
+                 limit: int, tanks_at_least: int, board: Board, stop: Callable[[], bool]) -> None:
+        self.ruleset, self.catalog, self.board = ruleset, catalog, board
+        self.geometry, self.shape = ruleset.geometry, ruleset.machine_shape
+        self.machines, self.pattern, self.limit, self.stop = machines, pattern, limit, stop
+        self.nodes = 0
+        self.pipes = [(groups, frozenset(s for g in groups for s in g)) for groups in pipe_contents(ruleset)]
+        self.cells: dict[Cell, Content] = {}
+        self.active: dict[tuple[Cell, str], _Port | None] = {}   # port, or None for a pipe end
+        self.poses: dict[int, tuple[Cell, int]] = {}
+        self.cost = 0
+        self.tanks = 0
+        self.tanks_at_least = tanks_at_least
+        self.placed_tanks: Counter[tuple[str, str | None]] = Counter()
+        self.opposite = {side: self.geometry.opposite(side) for side in self.geometry.sides}
+        self._parts: dict[tuple[int, Cell, int], tuple[list[Cell], dict]] = {}
+        self.seen: set[frozenset] = set()
+        self.found: Layout | None = None
+        self.blacks = sum(p.is_black for m in machines for p in catalog[m].outputs)
+        self.black = self.blacks > 0
+        # colours some supplied input can take from nothing else: each needs its own container
+        self.needed_supplies = {p.colors[0] for m in machines for p in catalog[m].inputs
+                                if pattern.get((m, p.at)) == 0 and len(p.colors) == 1}
+        self.supply_colours = sorted({c for m in machines for p in catalog[m].inputs
+                                      if pattern.get((m, p.at)) != 1 for c in p.colors if c in ruleset.colors})
+
+    # -- placing and removing ------------------------------------------------------------
+    def _machine_parts(self, index: int, anchor: Cell, steps: int) -> tuple[list[Cell], dict]:
+        key = (index, anchor, steps)
+        if key not in self._parts:
+            spec = self.catalog[self.machines[index]]
+            cells = self.shape.cells(self.geometry, anchor, steps)
+            ports = {self.shape.locate(self.geometry, anchor, steps, p.at): _Port(index, p) for p in spec.ports}
+            self._parts[key] = (cells, ports)
+        return self._parts[key]
+
+    def _fits(self, cells: list[Cell], openings: dict[tuple[Cell, str], _Port | None],
+              tank: Content | None = None) -> bool:
+        """Free playable cells; every new opening faces an empty cell or something that takes it;
+        every existing opening facing the new tile meets an opening (or the tank) there."""
+        own = set(cells)
+        for cell in cells:
+            if cell not in self.board.cells or cell in self.cells:
+                return False
+        for cell in cells:
+            for side in self.geometry.sides:
+                other = self.geometry.across(cell, side)
+                if other in own:
+                    continue
+                back = (other, self.opposite[side])
+                if (cell, side) in openings:
+                    mine = openings[(cell, side)]
+                    content = self.cells.get(other)
+                    if other not in self.board.cells:
+                        return False
+                    if content is None:
+                        continue
+                    if content[0] == "tank":
+                        if not self._meets_tank(mine, content):
+                            return False
+                    elif back not in self.active or not self._meet(mine, self.active[back]):
+                        return False
+                elif back in self.active:
+                    if tank is None or not self._meets_tank(self.active[back], tank):
+                        return False  # their opening faces our wall, or a tank it cannot join
+        return True
+
+    def _meet(self, a: _Port | None, b: _Port | None) -> bool:
+        """Can two openings face each other? Two ports alone form a whole network: check it."""
+        if a is None or b is None:
+            return True
+        if a.spec.is_input == b.spec.is_input or a.machine == b.machine:
+            return False
+        out, inp = (a, b) if b.spec.is_input else (b, a)
+        if out.spec.is_black or not set(out.spec.colors) & set(inp.spec.colors):
+            return False
+        if (out.spec.amount or 0) < (inp.spec.amount or 0):
+            return False
+        return self.pattern.get((self.machines[inp.machine], inp.spec.at)) != 0
+
+    def _meets_tank(self, port: _Port | None, tank: Content) -> bool:
+        """Can this opening face this tank? Pipe ends can face any tank; ports follow the network rules."""
+        if port is None:
+            return True
+        kind, colour = tank[1], tank[2]
+        spec = port.spec
+        fed = self.pattern.get((self.machines[port.machine], spec.at))
+        if spec.is_input:
+            if kind == "supply":
+                return colour in spec.colors and fed != 1
+            return kind == "output" and fed != 0
+        if spec.is_black:
+            return kind == "end"
+        return kind == "output"
+
+    def _place(self, cells: list[Cell], content: Content, openings: dict, cost: int) -> None:
+        for cell in cells:
+            self.cells[cell] = content
+        self.active.update(openings)
+        self.cost += cost
+        if content[0] == "tank":
+            self.tanks += 1
+            self.placed_tanks[content[1], content[2]] += 1
+
+    def _remove(self, cells: list[Cell], content: Content, openings: dict, cost: int) -> None:
+        for cell in cells:
+            del self.cells[cell]
+        for key in openings:
+            del self.active[key]
+        self.cost -= cost
+        if content[0] == "tank":
+            self.tanks -= 1
+            self.placed_tanks[content[1], content[2]] -= 1
+
+    # -- options for one cell -----------------------------------------------------------------
+    def _options(self, cell: Cell, side: str) -> list[tuple[list[Cell], Content, dict, int]]:
+        """Every tile that can stand in `cell` with an opening on `side` (or as a tank) and fits."""
+        out = []
+        for index in range(len(self.machines)):
+            if index in self.poses:
+                continue
+            for spec in self.catalog[self.machines[index]].ports:
+                for steps in range(len(self.geometry.sides)):
+                    anchor = self._anchor_for(spec, steps, cell, side)
+                    if anchor is None:
+                        continue
+                    cells, ports = self._machine_parts(index, anchor, steps)
+                    if self._fits(cells, ports):
+                        out.append((cells, ("machine", index, anchor, steps), ports, 0))
+        facing, forbidden = self._surroundings(cell)
+        for kind, colour in self._tank_kinds():
+            tank = ("tank", kind, colour)
+            if all(self._meets_tank(opening, tank) for opening in facing.values()):
+                out.append(([cell], tank, {}, 1))
+        needed = set(facing) | {side}
+        for groups, used in self.pipes:
+            if needed <= used and not used & forbidden:
+                out.append(([cell], ("pipe", groups), {(cell, s): None for s in used}, len(groups)))
+        return out
+
+    def _surroundings(self, cell: Cell) -> tuple[dict[str, _Port | None], set[str]]:
+        """The openings that face `cell` (by the side they reach it on) and the sides a pipe here may not use."""
+        facing: dict[str, _Port | None] = {}
+        forbidden: set[str] = set()
+        for side in self.geometry.sides:
+            other = self.geometry.across(cell, side)
+            if other not in self.board.cells:
+                forbidden.add(side)
+                continue
+            content = self.cells.get(other)
+            if content is None or content[0] == "tank":
+                continue
+            back = (other, self.opposite[side])
+            if back in self.active:
+                facing[side] = self.active[back]
+            else:
+                forbidden.add(side)
+        return facing, forbidden
+
+    def _tank_kinds(self) -> list[tuple[str, str | None]]:
+        kinds = [("supply", c) for c in self.supply_colours]
+        if self.placed_tanks["output", None] < self.ruleset.output_limit:
+            kinds.append(("output", None))
+        if self.black:
+            kinds.append(("end", None))
+        return kinds
+
+    def _anchor_for(self, spec: PortSpec, steps: int, cell: Cell, side: str) -> Cell | None:
+        """The anchor that puts printed port `spec` on `cell`, facing `side`, in rotation `steps`."""
+        index, printed = self.shape.positions[spec.at]
+        if self.geometry.rotate(printed, steps) != side:
+            return None
+        anchor = cell
+        for step in reversed(self.shape.chain[:index]):
+            anchor = self.geometry.across(anchor, self.opposite[self.geometry.rotate(step, steps)])
+        return anchor
+
+    # -- the search ---------------------------------------------------------------------------
+    def _open_ends(self) -> list[tuple[Cell, str]]:
+        ends = []
+        for (cell, side) in self.active:
+            other = self.geometry.across(cell, side)
+            if other not in self.cells:
+                ends.append((other, self.opposite[side]))
+        return ends
+
+    def _hopeless(self, ends: list[tuple[Cell, str]], choices: list[list] | None) -> bool:
+        """The cost so far plus the fewest tiles still to come exceeds the limit.
+
+        Still to come: a tile for every faced empty cell that no machine still to
+        place can fill (a machine fills at most its own cells), and the tanks the
+        geometry-free relaxation says every layout of this block has
+        (solver/bounds.py) beyond those placed. Either count alone bounds the
+        rest, so the larger one does.
+        """
+        fillable, bare = set(), set()
+        if choices is None:  # cheap first look: any faced cell might take a machine
+            fillable = {cell for cell, _ in ends}
+        else:
+            for (cell, _), options in zip(ends, choices):
+                (fillable if any(o[1][0] == "machine" for o in options) else bare).add(cell)
+            fillable -= bare
+        unplaced = len(self.machines) - len(self.poses)
+        tiles = len(bare) + max(0, len(fillable) - self.shape.cell_count * unplaced)
+        missing = sum(self.placed_tanks["supply", c] == 0 for c in self.needed_supplies)
+        missing += max(0, self.blacks - self.placed_tanks["end", None])
+        return self.cost + max(tiles, missing, self.tanks_at_least - self.tanks) > self.limit
+
+    def _key(self) -> frozenset:
+        return frozenset(self.cells.items())
+
+    def search(self) -> bool:
+        self.nodes += 1
+        if self.nodes % 256 == 0 and self.stop():
+            raise GrowTimeout
+        if self.cost > self.limit:
+            return False
+        key = self._key()
+        if key in self.seen:
+            return False
+        self.seen.add(key)
+        ends = self._open_ends()
+        if self._hopeless(ends, None) or not self._networks_possible():
+            return False
+        choices = [self._options(cell, side) for cell, side in ends]
+        if len(self.poses) != len(self.machines) and self._hopeless(ends, choices):
+            return False
+        if ends:
+            options = min(choices, key=len)
+        else:
+            if len(self.poses) == len(self.machines) and self._judge():
+                return True
+            options = self._tank_neighbours()
+        for cells, content, openings, cost in options:
+            if self._try(cells, content, openings, cost):
+                return True
+        return False
+
+    def _networks_possible(self) -> bool:
+        """False when a network already breaks a rule that more tiles can never mend.
+
+        Networks only grow and merge, so these stay broken: mixed colours, a
+        supply container with a machine output, black mixed with anything else,
+        two end-product outputs or reservoirs, a machine feeding itself, and an
+        input whose fed pattern the network contradicts (supplied but beside an
+        output, or fed but beside a container).
+        """
+        parent: dict = {}
+
+        def find(node):
+            while parent.setdefault(node, node) != node:
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            return node
+
+        def node_of(cell: Cell, side: str):
+            opening = self.active[(cell, side)]
+            if opening is not None:
+                return ("port", opening.machine, opening.spec.at)
+            return ("pipe", cell, next(i for i, g in enumerate(self.cells[cell][1]) if side in g))
+
+        for (cell, side), opening in self.active.items():
+            mine = find(node_of(cell, side))
+            other = self.geometry.across(cell, side)
+            content = self.cells.get(other)
+            if content is None:
+                continue
+            if content[0] == "tank":
+                parent[mine] = find(("tank", other))
+            elif (other, self.opposite[side]) in self.active:
+                parent[mine] = find(node_of(other, self.opposite[side]))
+        summary: dict = {}
+        for node in list(parent):
+            root = find(node)
+            net = summary.setdefault(root, {"colours": None, "supply": False, "outputs": 0, "blacks": 0,
+                                            "ends": 0, "reservoir": False, "supplied": False, "fed": False,
+                                            "ins": set(), "outs": set(), "plain": False})
+            colours = None
+            if node[0] == "port":
+                machine, at = node[1], node[2]
+                spec = self._spec(machine, at)
+                colours = set(spec.colors)
+                if spec.is_input:
+                    net["ins"].add(machine)
+                    fed = self.pattern.get((self.machines[machine], at))
+                    net["supplied"] |= fed == 0
+                    net["fed"] |= fed == 1
+                    net["plain"] = True
+                elif spec.is_black:
+                    net["blacks"] += 1
+                else:
+                    net["outputs"] += 1
+                    net["outs"].add(machine)
+                    net["plain"] = True
+            elif node[0] == "tank":
+                kind, colour = self.cells[node[1]][1], self.cells[node[1]][2]
+                if kind == "supply":
+                    net["supply"] = True
+                    colours = {colour}
+                elif kind == "end":
+                    net["ends"] += 1
+                else:
+                    net["reservoir"] = True
+            if colours is not None:
+                net["colours"] = colours if net["colours"] is None else net["colours"] & colours
+        for net in summary.values():
+            if net["colours"] is not None and not net["colours"]:
+                return False
+            if net["supply"] and (net["outputs"] or net["blacks"] or net["fed"]):
+                return False
+            if (net["blacks"] or net["ends"]) and (net["plain"] or net["supply"] or net["reservoir"]):
+                return False
+            if net["blacks"] > 1 or net["ends"] > 1:
+                return False
+            if net["outputs"] and net["supplied"]:
+                return False
+            if net["ins"] & net["outs"]:
+                return False
+        return True
+
+    def _spec(self, machine: int, at: str) -> PortSpec:
+        return next(p for p in self.catalog[self.machines[machine]].ports if p.at == at)
+
+    def _tank_neighbours(self) -> list:
+        """A closed state grows further only through a tank: a port or pipe facing one (never a tank)."""
+        out = []
+        for cell, content in list(self.cells.items()):
+            if content[0] != "tank":
+                continue
+            for side in self.geometry.sides:
+                other = self.geometry.across(cell, side)
+                if other in self.board.cells and other not in self.cells:
+                    out.extend(o for o in self._options(other, self.opposite[side]) if o[1][0] != "tank")
+        return out
+
+    def _try(self, cells: list[Cell], content: Content, openings: dict, cost: int) -> bool:
+        if content[0] == "machine":
+            self.poses[content[1]] = (content[2], content[3])
+        self._place(cells, content, openings, cost)
+        try:
+            return self.search()
+        finally:
+            self._remove(cells, content, openings, cost)
+            if content[0] == "machine":
+                del self.poses[content[1]]
+
+    # -- judging a closed state ---------------------------------------------------------------
+    def _layout(self) -> Layout:
+        rotations = self.geometry.rotation_values
+        machines = tuple(MachinePlacement(self.machines[i], anchor, rotations[steps])
+                         for i, (anchor, steps) in sorted(self.poses.items()))
+        tiles = []
+        for cell, content in sorted(self.cells.items()):
+            if content[0] == "tank":
+                tiles.append(Tile(content[1], cell, color=content[2]))
+            elif content[0] == "pipe":
+                tiles.extend(Tile("pipe", cell, sides=tuple(group)) for group in content[1])
+        return Layout(self.ruleset, self.board, self.catalog, machines, tuple(tiles))
+
+    def _judge(self) -> bool:
+        """The rule checker decides; the block's fed pattern must hold exactly."""
+        layout = self._layout()
+        result = check_layout(layout)
+        if not result.legal:
+            return False
+        fed = {(c.machine, c.at) for c in result.score.chain_inputs}
+        for (machine, at), value in self.pattern.items():
+            if machine in self.machines and ((machine, at) in fed) != bool(value):
+                return False
+        self.found = layout
+        return True
+
+
+def grow_block(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, limit: int,
+               tanks_at_least: int, board: Board, centre: Cell,
+               stop: Callable[[], bool] = lambda: False) -> tuple[str, Layout | None]:
+    """'found' (with a component paying at most `limit` for tanks and pipes), 'refuted' or 'unknown'.
+
+    The first machine stands at `centre` in its first rotation; every cell used
+    lies on `board` (the open patch whose radius the caller proved large enough).
+    `tanks_at_least`: tanks every layout of the block has (its relaxation's count);
+    `stop()` true (time up, Ctrl-C) ends the search with 'unknown'.
+    """
+    grower = _Grower(ruleset, catalog, machines, pattern, limit, tanks_at_least, board, stop)
+    cells, ports = grower._machine_parts(0, centre, 0)
+    if not grower._fits(cells, ports):
+        return "refuted", None
+    grower._place(cells, ("machine", 0, centre, 0), ports, 0)
+    grower.poses[0] = (centre, 0)
+    try:
+        if grower.search():
+            return "found", grower.found
+    except GrowTimeout:
+        return "unknown", None
+    return "refuted", None

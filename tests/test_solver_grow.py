@@ -1,0 +1,124 @@
+"""Exact block solves by growth (solver/grow.py): the same answers as CP-SAT, and no legal component missed."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from models.board import load_boards
+from models.catalog import load_catalog
+from models.check import check_layout
+from models.rulesets import get_ruleset
+from solver import prove
+from solver.grow import grow_block, pipe_contents, supports
+from solver.local import LocalProver, fewest_tanks, patch
+from solver.prove import fed_patterns
+from solver.static import solve_static
+from tests.test_solver_local import _components
+
+FF = get_ruleset("factory-fun")
+CATALOG = load_catalog(FF)
+SET = ["FF09", "FF27", "FF28", "FF43"]
+
+
+def _grow(block, pipes: int, prover: LocalProver, stop=lambda: False):
+    board, centre = prover._patch_for(block, pipes)
+    fewest = fewest_tanks(FF, CATALOG, block)
+    return grow_block(FF, CATALOG, block.machines, block.pattern, fewest + pipes, fewest, board, centre, stop=stop)
+
+
+def _blocks(machines: list[str], target: int) -> list:
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    found = []
+    for pattern in fed_patterns(FF, CATALOG, machines, target):
+        for blocks in prover.partitions(machines, pattern.fed):
+            found.extend(b for b in blocks if b not in found)
+    return found
+
+
+def test_pipe_fillings_follow_the_connector_rules():
+    contents = pipe_contents(FF)
+    # 6 two-sided, 4 three-sided, 1 four-sided connector, and 3 ways to put two pipes in a cell
+    assert len(contents) == 14
+    assert sum(len(c) == 2 for c in contents) == 3
+    no_x = pipe_contents(FF.__class__(**{**FF.__dict__, "x_splitter_available": False}))
+    assert len(no_x) == 13
+    assert not supports(get_ruleset("factory-funner"), False) and not supports(FF, True) and supports(FF, False)
+
+
+@pytest.mark.parametrize("machines,target", [(SET, 31), (["FF28", "FF30", "FF42", "FF45"], 29)])
+def test_growth_agrees_with_cp_sat_on_small_budgets(machines, target):
+    """The same verdict for the blocks of up to three machines of a 4-machine set, at 0 and 1 spare pipes.
+
+    (Four-machine blocks with seven tanks take CP-SAT minutes; growth refutes them in seconds.)
+    """
+    deadline = time.monotonic() + 120
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    compared = 0
+    for block in [b for b in _blocks(machines, target) if len(b.machines) <= 3][:8]:
+        for pipes in (0, 1):
+            verdict, layout = _grow(block, pipes, prover)
+            patch_board, centre = prover._patch_for(block, pipes)
+            expected = _cp_sat_verdict(deadline, block, pipes, patch_board, centre)
+            assert verdict == expected, f"{block.machines} at {pipes} spare pipes: growth {verdict}, CP-SAT {expected}"
+            compared += 1
+            if verdict == "found":
+                assert check_layout(layout).legal
+                break
+    assert compared >= 3
+
+
+def _cp_sat_verdict(deadline: float, block, pipes: int, board, centre) -> str:
+    """The patch model on CP-SAT, as the prover used it before growth."""
+    alone = prove._Setup(FF, board, CATALOG, list(block.machines), False, None, deadline, None)
+    built = prove._pattern_model(alone, prove.FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
+    centred = [i for i in built.vars.by_machine[block.machines[0]]
+               if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
+    return prove._solve_part(alone, built, centred[0], 60, 1)[0]
+
+
+def test_three_spare_pipes_are_refuted_for_the_orange_chain():
+    """classic-A FF27 feeding FF28 and FF43: 0-2 spare pipes refuted (CP-SAT agreed; 3 took it 318 s)."""
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    chain = next(b for b in _blocks(SET, 31) if b.machines == ("FF27", "FF28", "FF43"))
+    assert [_grow(chain, pipes, prover)[0] for pipes in (0, 1, 2)] == ["refuted"] * 3
+
+
+def test_a_stop_request_ends_growth_as_unknown():
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    chain = next(b for b in _blocks(SET, 31) if b.machines == ("FF27", "FF28", "FF43"))
+    assert _grow(chain, 3, prover, stop=lambda: True)[0] == "unknown"
+
+
+@pytest.mark.parametrize("machines,finds", [(SET, 1), (["FF16", "FF27", "FF30", "FF46"], 1),
+                                            (["FF28", "FF30", "FF42", "FF45"], 0)])
+def test_growth_never_refutes_a_component_of_a_real_layout(machines, finds):
+    """Completeness, checked on solver layouts: growth never refutes a component's own cost.
+
+    A refutation would be a bug (a legal component the search cannot reach).
+    Growth may run out of its 5 s on components with many tanks (the last set:
+    one component of four machines and seven tanks); it must still find the
+    others, and what it finds passes the checker.
+    """
+    board = load_boards(FF)["classic-A"]
+    layout = solve_static(FF, board, CATALOG, machines, time_limit=5, seed=1).layout
+    check = check_layout(layout)
+    fed = {(c.machine, c.at) for c in check.score.chain_inputs}
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    found = 0
+    for group, cells in _components(layout):
+        ids = [layout.machines[i].id for i in group]
+        pattern = {(m, p.at): int((m, p.at) in fed) for m in ids for p in CATALOG[m].inputs}
+        block = prover._block(ids, pattern)
+        cost = sum(t.cost for t in layout.tiles if t.cell in cells)
+        fewest = fewest_tanks(FF, CATALOG, block)
+        board_, centre = patch(FF.geometry, prover.radius(block, cost - fewest))
+        deadline = time.monotonic() + 5
+        verdict, grown = grow_block(FF, CATALOG, block.machines, block.pattern, cost, fewest, board_, centre,
+                                    stop=lambda: time.monotonic() > deadline)
+        assert verdict != "refuted", f"{ids}: growth refutes cost {cost}, but a real layout has such a component"
+        if verdict == "found":
+            found += 1
+            assert check_layout(grown).legal
+            assert sum(t.cost for t in grown.tiles) <= cost
+    assert found >= finds
