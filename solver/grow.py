@@ -113,10 +113,9 @@ class _Grower:
             self._parts[key] = (cells, ports)
         return self._parts[key]
 
-    def _fits(self, cells: list[Cell], openings: dict[tuple[Cell, str], _Port | None],
-              tank: Content | None = None) -> bool:
-        """Free playable cells; every new opening faces an empty cell or something that takes it;
-        every existing opening facing the new tile meets an opening (or the tank) there."""
+    def _fits(self, cells: list[Cell], openings: dict[tuple[Cell, str], _Port | None]) -> bool:
+        """A machine or pipe fits: free playable cells, every new opening faces an empty cell or
+        something that takes it, and every existing opening facing the new tile meets one of its openings."""
         own = set(cells)
         for cell in cells:
             if cell not in self.board.cells or cell in self.cells:
@@ -140,8 +139,7 @@ class _Grower:
                     elif back not in self.active or not self._meet(mine, self.active[back]):
                         return False
                 elif back in self.active:
-                    if tank is None or not self._meets_tank(self.active[back], tank):
-                        return False  # their opening faces our wall, or a tank it cannot join
+                    return False  # their opening faces our wall
         return True
 
     def _meet(self, a: _Port | None, b: _Port | None) -> bool:

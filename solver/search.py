@@ -122,7 +122,7 @@ class Interrupt:
 def run(
     built: StaticModel, time_limit: float, workers: int = 2, seed: int = 0, progress: Progress | None = None,
     presolve: bool = True, log: bool = False, interrupt: Interrupt | None = None, accept_excess: bool = False,
-    gap_limit: float | None = None, stop_at: float | None = None,
+    gap_limit: float | None = None, stop_at: float | None = None, stall: float | None = None,
 ) -> SearchOutcome:
     """Solve; an `Interrupt` (Ctrl-C) stops the search and keeps the best solution found so far.
 
@@ -130,6 +130,8 @@ def run(
     search stops at the first legal solution that reaches it. CP-SAT does not
     always carry such a bound into its own (the soft-limit hex models keep the
     trivial one after presolve), so it would otherwise search on to the time limit.
+    stall: stop once a legal solution has stood this many seconds unimproved
+    (the static solver hands the rest of the time to its prover).
     """
     solver = cp_model.CpSolver()
     if interrupt is not None and interrupt.flag:
@@ -145,9 +147,13 @@ def run(
         solver.best_bound_callback = reporter.on_bound
     if interrupt is not None:
         interrupt.solver = solver
+    done = threading.Event()
+    if stall is not None:
+        threading.Thread(target=_stop_when_stalled, args=(solver, reporter, start, stall, done), daemon=True).start()
     try:
         status = _solve_interruptibly(solver, built.model, reporter, interrupt)
     finally:
+        done.set()
         if interrupt is not None:
             interrupt.solver = None
     seconds = time.monotonic() - start
@@ -174,6 +180,16 @@ def run(
         best_solution_seconds=reporter.best,
         interrupted=interrupt is not None and interrupt.flag,
     )
+
+
+def _stop_when_stalled(solver: cp_model.CpSolver, reporter: _Reporter, start: float, stall: float,
+                       done: threading.Event) -> None:
+    """Watchdog: stop the search once its best legal solution is `stall` seconds old."""
+    while not done.wait(0.1):
+        best = reporter.best
+        if best is not None and time.monotonic() - start - best >= stall:
+            solver.StopSearch()
+            return
 
 
 def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, reporter, interrupt: Interrupt | None):
