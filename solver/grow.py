@@ -265,10 +265,12 @@ class _Grower:
         """The cost so far plus the fewest tiles still to come exceeds the limit.
 
         Still to come: a tile for every faced empty cell that no machine still to
-        place can fill (a machine fills at most its own cells), and the tanks the
+        place can fill (a machine fills at most its own cells); a container for
+        every colour a single-colour supplied input needs and an end-product
+        reservoir for every black output, not yet placed; and the tanks the
         geometry-free relaxation says every layout of this block has
-        (solver/bounds.py) beyond those placed. Either count alone bounds the
-        rest, so the larger one does.
+        (solver/bounds.py) beyond those placed. Each count alone bounds the
+        rest, so the largest one does.
         """
         fillable, bare = set(), set()
         if choices is None:  # cheap first look: any faced cell might take a machine
@@ -317,10 +319,11 @@ class _Grower:
         """False when a network already breaks a rule that more tiles can never mend.
 
         Networks only grow and merge, so these stay broken: mixed colours, a
-        supply container with a machine output, black mixed with anything else,
-        two end-product outputs or reservoirs, a machine feeding itself, and an
-        input whose fed pattern the network contradicts (supplied but beside an
-        output, or fed but beside a container).
+        supply container with a machine output or an output reservoir, black
+        mixed with anything else, two end-product outputs or reservoirs, a
+        machine feeding itself, and an input whose fed pattern the network
+        contradicts (supplied but with an output or output reservoir, or fed but
+        with a container).
         """
         parent: dict = {}
 
@@ -389,8 +392,10 @@ class _Grower:
                 return False
             if net["blacks"] > 1 or net["ends"] > 1:
                 return False
-            if net["outputs"] and net["supplied"]:
-                return False
+            if (net["outputs"] or net["reservoir"]) and net["supplied"]:
+                return False  # an output reservoir needs a machine output, which would feed that input
+            if net["supply"] and net["reservoir"]:
+                return False  # the reservoir needs an output, which may not meet the container
             if net["ins"] & net["outs"]:
                 return False
         return True

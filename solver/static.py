@@ -48,7 +48,9 @@ PROVE_MAX_POINTS = 5
 #: unproved end at the same scores and bounds)
 MAIN_SHARE = 0.2
 #: ... and it hands over sooner, once its best layout has stood max(seconds, share x time limit)
-#: unimproved: the 4-machine sets find their best in about a second and the prover needed the rest
+#: unimproved: the 4-machine sets find their best in about a second and the prover needed the rest.
+#: The sketches and ruin-and-recreate moves before it stop on the same stall (classic-A n6/s0: best 70
+#: at 0.4 s, then 120 s of sketches and moves before the prover could start)
 STALL = (3.0, 0.05)
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
@@ -177,6 +179,18 @@ def solve_static(
         sketch_first: float | None = None   # when the first and the best sketch appeared
         sketch_start: Layout | None = None  # the best sketch before ruin-and-recreate moves
         sketch_best: float | None = None
+        provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
+        stall = max(STALL[0], STALL[1] * time_limit) if provable else None
+        phase_start = time.monotonic()
+
+        def stalled() -> bool:
+            """Ctrl-C, or (when the prover may follow) no better sketch for `stall` seconds of this phase."""
+            if interrupt.flag:
+                return True
+            if stall is None or sketch_best is None:  # no layout yet: keep sketching
+                return False
+            return time.monotonic() - max(phase_start, start + sketch_best) >= stall
+
         if start_layout is None and use_construction:
             def sketched(score: int) -> None:
                 nonlocal sketch_first, sketch_best
@@ -187,12 +201,12 @@ def solve_static(
 
             start_layout = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=topo.order,
                                        time_limit=_sketch_seconds(len(ids), time_limit),
-                                       first_within=SKETCH_GIVE_UP, on_better=sketched,
-                                       stop=lambda: interrupt.flag)
+                                       first_within=SKETCH_GIVE_UP, on_better=sketched, stop=stalled)
             sketch_start = start_layout
             if start_layout is not None and objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY:
+                phase_start = time.monotonic()
                 start_layout = improve(start_layout, min(IMPROVE[0] * time_limit, IMPROVE[1]), seed=seed,
-                                       on_better=lambda _, score: sketched(score), stop=lambda: interrupt.flag)
+                                       on_better=lambda _, score: sketched(score), stop=stalled)
         if start_layout is None and use_construction:
             construction = greedy_layout(
                 ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),
@@ -221,10 +235,9 @@ def solve_static(
         if start_layout is not None and (best is None or start_layout is not sketch_start):
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
                         ids, must_place, fixed)
-        provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         share = MAIN_SHARE if provable else 1.0
         _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
-                presolve, log, interrupt, stall=max(STALL[0], STALL[1] * time_limit) if provable else None)
+                presolve, log, interrupt, stall=stall)
         if track.infeasible:
             if track.best is not None:
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
