@@ -238,7 +238,7 @@ def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
     Two exact methods race, one core each, and the first answer wins: growth
     (solver/grow.py) enumerates the block's components, CP-SAT solves the patch
     model. Neither dominates: on classic-A FF27,FF28,FF43 with three spare pipes
-    growth refutes in 27 s where CP-SAT took 318 s, but blocks that need many
+    growth refutes in 16.5 s where CP-SAT took 318 s, but blocks that need many
     tanks (FF28,FF30,FF42,FF45: seven) grow slowly. Rulesets growth does not
     cover get CP-SAT alone, on every core.
     """
