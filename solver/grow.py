@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from models.board import Board
@@ -74,6 +74,65 @@ def pipe_contents(ruleset: Ruleset) -> list[tuple[tuple[str, ...], ...]]:
     return out
 
 
+@dataclass
+class _Net:
+    """What one network of a growing state holds, as far as the rules that stay broken need."""
+
+    colours: set[str] | None = None
+    supply: bool = False
+    reservoir: bool = False
+    outputs: int = 0
+    blacks: int = 0
+    ends: int = 0
+    plain: bool = False          # a coloured port (input or non-black output)
+    supplied: bool = False       # an input the pattern says is supplied
+    fed: bool = False            # an input the pattern says is machine-fed
+    ins: set[int] = field(default_factory=set)
+    outs: set[int] = field(default_factory=set)
+
+    def _colour(self, colours: set[str]) -> None:
+        self.colours = colours if self.colours is None else self.colours & colours
+
+    def add_port(self, port: _Port, fed: int | None) -> None:
+        spec = port.spec
+        self._colour(set(spec.colors))
+        if spec.is_input:
+            self.ins.add(port.machine)
+            self.supplied |= fed == 0
+            self.fed |= fed == 1
+            self.plain = True
+        elif spec.is_black:
+            self.blacks += 1
+        else:
+            self.outputs += 1
+            self.outs.add(port.machine)
+            self.plain = True
+
+    def add_tank(self, kind: str, colour: str | None) -> None:
+        if kind == "supply":
+            self.supply = True
+            self._colour({colour})
+        elif kind == "end":
+            self.ends += 1
+        else:
+            self.reservoir = True
+
+    def possible(self) -> bool:
+        if self.colours is not None and not self.colours:
+            return False
+        if self.supply and (self.outputs or self.blacks or self.fed):
+            return False
+        if (self.blacks or self.ends) and (self.plain or self.supply or self.reservoir):
+            return False
+        if self.blacks > 1 or self.ends > 1:
+            return False
+        if (self.outputs or self.reservoir) and self.supplied:
+            return False  # an output reservoir needs a machine output, which would feed that input
+        if self.supply and self.reservoir:
+            return False  # the reservoir needs an output, which may not meet the container
+        return not self.ins & self.outs  # a machine feeding itself
+
+
 class _Grower:
     """One block's search: the machines, the pattern, the cost limit and the patch."""
 
@@ -88,7 +147,6 @@ class _Grower:
         self.active: dict[tuple[Cell, str], _Port | None] = {}   # port, or None for a pipe end
         self.poses: dict[int, tuple[Cell, int]] = {}
         self.cost = 0
-        self.tanks = 0
         self.tanks_at_least = tanks_at_least
         self.placed_tanks: Counter[tuple[str, str | None]] = Counter()
         self.opposite = {side: self.geometry.opposite(side) for side in self.geometry.sides}
@@ -96,7 +154,6 @@ class _Grower:
         self.seen: set[frozenset] = set()
         self.found: Layout | None = None
         self.blacks = sum(p.is_black for m in machines for p in catalog[m].outputs)
-        self.black = self.blacks > 0
         # colours some supplied input can take from nothing else: each needs its own container
         self.needed_supplies = {p.colors[0] for m in machines for p in catalog[m].inputs
                                 if pattern.get((m, p.at)) == 0 and len(p.colors) == 1}
@@ -176,7 +233,6 @@ class _Grower:
         self.active.update(openings)
         self.cost += cost
         if content[0] == "tank":
-            self.tanks += 1
             self.placed_tanks[content[1], content[2]] += 1
 
     def _remove(self, cells: list[Cell], content: Content, openings: dict, cost: int) -> None:
@@ -186,7 +242,6 @@ class _Grower:
             del self.active[key]
         self.cost -= cost
         if content[0] == "tank":
-            self.tanks -= 1
             self.placed_tanks[content[1], content[2]] -= 1
 
     # -- options for one cell -----------------------------------------------------------------
@@ -238,7 +293,7 @@ class _Grower:
         kinds = [("supply", c) for c in self.supply_colours]
         if self.placed_tanks["output", None] < self.ruleset.output_limit:
             kinds.append(("output", None))
-        if self.black:
+        if self.blacks:
             kinds.append(("end", None))
         return kinds
 
@@ -253,6 +308,15 @@ class _Grower:
         return anchor
 
     # -- the search ---------------------------------------------------------------------------
+    def start(self, centre: Cell) -> bool:
+        """Place the first machine at `centre` in its first rotation; False if it does not fit there."""
+        cells, ports = self._machine_parts(0, centre, 0)
+        if not self._fits(cells, ports):
+            return False
+        self._place(cells, ("machine", 0, centre, 0), ports, 0)
+        self.poses[0] = (centre, 0)
+        return True
+
     def _open_ends(self) -> list[tuple[Cell, str]]:
         ends = []
         for (cell, side) in self.active:
@@ -283,7 +347,8 @@ class _Grower:
         tiles = len(bare) + max(0, len(fillable) - self.shape.cell_count * unplaced)
         missing = sum(self.placed_tanks["supply", c] == 0 for c in self.needed_supplies)
         missing += max(0, self.blacks - self.placed_tanks["end", None])
-        return self.cost + max(tiles, missing, self.tanks_at_least - self.tanks) > self.limit
+        tanks = sum(self.placed_tanks.values())
+        return self.cost + max(tiles, missing, self.tanks_at_least - tanks) > self.limit
 
     def _key(self) -> frozenset:
         return frozenset(self.cells.items())
@@ -325,7 +390,8 @@ class _Grower:
         contradicts (supplied but with an output or output reservoir, or fed but
         with a container).
         """
-        parent: dict = {}
+        parent: dict = {}  # union-find over openings and tanks; models.networks.connect would need a
+        # whole Layout per state, and this runs at every node of the search
 
         def find(node):
             while parent.setdefault(node, node) != node:
@@ -336,10 +402,10 @@ class _Grower:
         def node_of(cell: Cell, side: str):
             opening = self.active[(cell, side)]
             if opening is not None:
-                return ("port", opening.machine, opening.spec.at)
+                return ("port", opening)
             return ("pipe", cell, next(i for i, g in enumerate(self.cells[cell][1]) if side in g))
 
-        for (cell, side), opening in self.active.items():
+        for cell, side in self.active:
             mine = find(node_of(cell, side))
             other = self.geometry.across(cell, side)
             content = self.cells.get(other)
@@ -351,57 +417,12 @@ class _Grower:
                 parent[mine] = find(node_of(other, self.opposite[side]))
         summary: dict = {}
         for node in list(parent):
-            root = find(node)
-            net = summary.setdefault(root, {"colours": None, "supply": False, "outputs": 0, "blacks": 0,
-                                            "ends": 0, "reservoir": False, "supplied": False, "fed": False,
-                                            "ins": set(), "outs": set(), "plain": False})
-            colours = None
+            net = summary.setdefault(find(node), _Net())
             if node[0] == "port":
-                machine, at = node[1], node[2]
-                spec = self._spec(machine, at)
-                colours = set(spec.colors)
-                if spec.is_input:
-                    net["ins"].add(machine)
-                    fed = self.pattern.get((self.machines[machine], at))
-                    net["supplied"] |= fed == 0
-                    net["fed"] |= fed == 1
-                    net["plain"] = True
-                elif spec.is_black:
-                    net["blacks"] += 1
-                else:
-                    net["outputs"] += 1
-                    net["outs"].add(machine)
-                    net["plain"] = True
+                net.add_port(node[1], self.pattern.get((self.machines[node[1].machine], node[1].spec.at)))
             elif node[0] == "tank":
-                kind, colour = self.cells[node[1]][1], self.cells[node[1]][2]
-                if kind == "supply":
-                    net["supply"] = True
-                    colours = {colour}
-                elif kind == "end":
-                    net["ends"] += 1
-                else:
-                    net["reservoir"] = True
-            if colours is not None:
-                net["colours"] = colours if net["colours"] is None else net["colours"] & colours
-        for net in summary.values():
-            if net["colours"] is not None and not net["colours"]:
-                return False
-            if net["supply"] and (net["outputs"] or net["blacks"] or net["fed"]):
-                return False
-            if (net["blacks"] or net["ends"]) and (net["plain"] or net["supply"] or net["reservoir"]):
-                return False
-            if net["blacks"] > 1 or net["ends"] > 1:
-                return False
-            if (net["outputs"] or net["reservoir"]) and net["supplied"]:
-                return False  # an output reservoir needs a machine output, which would feed that input
-            if net["supply"] and net["reservoir"]:
-                return False  # the reservoir needs an output, which may not meet the container
-            if net["ins"] & net["outs"]:
-                return False
-        return True
-
-    def _spec(self, machine: int, at: str) -> PortSpec:
-        return next(p for p in self.catalog[self.machines[machine]].ports if p.at == at)
+                net.add_tank(self.cells[node[1]][1], self.cells[node[1]][2])
+        return all(net.possible() for net in summary.values())
 
     def _tank_neighbours(self) -> list:
         """A closed state grows further only through a tank: a port or pipe facing one (never a tank)."""
@@ -464,11 +485,8 @@ def grow_block(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, ...], pa
     `stop()` true (time up, Ctrl-C) ends the search with 'unknown'.
     """
     grower = _Grower(ruleset, catalog, machines, pattern, limit, tanks_at_least, board, stop)
-    cells, ports = grower._machine_parts(0, centre, 0)
-    if not grower._fits(cells, ports):
+    if not grower.start(centre):
         return "refuted", None
-    grower._place(cells, ("machine", 0, centre, 0), ports, 0)
-    grower.poses[0] = (centre, 0)
     try:
         if grower.search():
             return "found", grower.found

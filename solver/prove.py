@@ -232,6 +232,19 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
     return ("unknown" if "unknown" in verdicts else "refuted"), None
 
 
+def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre: Cell, cores: int,
+                  register: Callable[[cp_model.CpSolver], None] | None = None) -> str:
+    """CP-SAT on one block's patch model, its first machine at `centre` in its first rotation."""
+    alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
+                   setup.deadline, setup.interrupt)
+    built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
+    centred = [i for i in built.vars.by_machine[block.machines[0]]
+               if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
+    if not centred:
+        return "unknown"
+    return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
+
+
 def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
     """Solve one block of solver/local.py on its patch, its first machine at the centre in its first rotation.
 
@@ -242,23 +255,12 @@ def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
     tanks (FF28,FF30,FF42,FF45: seven) grow slowly. Rulesets growth does not
     cover get CP-SAT alone, on every core.
     """
-    def patch_model(block: Block, pipes: int, board: Board, centre: Cell, cores: int,
-                    register: Callable[[cp_model.CpSolver], None] | None = None) -> str:
-        alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
-                       setup.deadline, setup.interrupt)
-        built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
-        centred = [i for i in built.vars.by_machine[block.machines[0]]
-                   if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
-        if not centred:
-            return "unknown"
-        return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
-
     def solve(block: Block, pipes: int, board: Board, centre: Cell) -> str:
         if not supports(setup.ruleset, setup.diagonal):
-            return patch_model(block, pipes, board, centre, workers)
+            return patch_verdict(setup, block, pipes, board, centre, workers)
         solvers: list[cp_model.CpSolver] = []
         with ThreadPoolExecutor(max_workers=1) as pool:
-            rival = pool.submit(patch_model, block, pipes, board, centre, 1, solvers.append)
+            rival = pool.submit(patch_verdict, setup, block, pipes, board, centre, 1, solvers.append)
 
             def rival_answered() -> bool:
                 return rival.done() and rival.exception() is None and rival.result() != "unknown"

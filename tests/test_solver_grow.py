@@ -69,12 +69,9 @@ def test_growth_agrees_with_cp_sat_on_small_budgets(machines, target):
 
 
 def _cp_sat_verdict(deadline: float, block, pipes: int, board, centre) -> str:
-    """The patch model on CP-SAT, as the prover used it before growth."""
-    alone = prove._Setup(FF, board, CATALOG, list(block.machines), False, None, deadline, None)
-    built = prove._pattern_model(alone, prove.FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
-    centred = [i for i in built.vars.by_machine[block.machines[0]]
-               if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
-    return prove._solve_part(alone, built, centred[0], 60, 1)[0]
+    """The patch model on CP-SAT alone, as the prover used it before growth."""
+    setup = prove._Setup(FF, board, CATALOG, list(block.machines), False, None, deadline, None)
+    return prove.patch_verdict(setup, block, pipes, board, centre, 1)
 
 
 def test_three_spare_pipes_are_refuted_for_the_orange_chain():

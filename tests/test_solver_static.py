@@ -15,6 +15,8 @@ from models.catalog import load_catalog
 from models.check import check_layout
 from models.geometry import SQUARE
 from models.rulesets import get_ruleset
+from solver.model import build_static_model
+from solver.search import run
 from solver.static import solve_static
 
 RULES = get_ruleset("factory-fun")
@@ -143,9 +145,6 @@ def test_ctrl_c_returns_the_best_layout_so_far():
 
 def test_a_stalled_search_stops_early():
     """The main search hands over once its best layout stands unimproved (the prover gets the time)."""
-    from solver.model import build_static_model
-    from solver.search import run
-
     built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, ["FF28", "FF30", "FF42", "FF45"])
     outcome = run(built, 60, workers=2, stall=1.0)
     assert outcome.values is not None and outcome.status != "OPTIMAL"
