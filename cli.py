@@ -348,7 +348,7 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     from solver.plan import plan_game
 
     game = load_game(sequence_path, catalog_path, boards_path)
-    result = plan_game(game, time_limit, workers, seed, progress=_progress_printer("target"),
+    result = plan_game(game, time_limit, workers, seed, progress=_progress_printer("plan"),
                        report=lambda text: err_console.print(text))
     document = result.to_document()
     if out_path:

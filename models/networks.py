@@ -86,6 +86,25 @@ def _describe_facing(layout: Layout, cell: Cell | None, beyond: Cell) -> str:
     return "an empty cell"
 
 
+def openings(layout: Layout) -> tuple[dict[tuple[Cell, str], Node], dict[Cell, Node]]:
+    """(active openings by (cell, side), passive tanks by cell): what a side can connect to.
+
+    An opening at (cell, side) meets `active[(neighbour, opposite side)]` or, failing
+    that, `passive[neighbour]` (a square tank opens wherever something reaches it).
+    """
+    tanks = _tank_nodes(layout)
+    return _active_openings(layout), ({} if layout.ruleset.oriented_tanks else tanks)
+
+
+def partner(layout: Layout, active: dict[tuple[Cell, str], Node], passive: dict[Cell, Node],
+            cell: Cell, side: str) -> Node | None:
+    """The node an opening at (cell, side) connects to, or None (a loose end)."""
+    other = layout.board.neighbour(cell, side)
+    if other is None:
+        return None
+    return active.get((other, layout.ruleset.geometry.opposite(side))) or passive.get(other)
+
+
 def _port_colors(port: PlacedPort) -> set[str]:
     return set(port.spec.colors)
 
@@ -96,18 +115,15 @@ def connect(layout: Layout) -> Connectivity:
     graph: nx.Graph = nx.Graph()
     graph.add_nodes_from(("port", i) for i in range(len(layout.ports)))
     graph.add_nodes_from(("pipe", i) for i in range(len(layout.pipes)))
-    tanks = _tank_nodes(layout)
-    graph.add_nodes_from(tanks.values())
-    passive = {} if layout.ruleset.oriented_tanks else tanks
-    active = _active_openings(layout)
+    graph.add_nodes_from(("tank", i) for i, t in enumerate(layout.tiles) if t.kind in TANK_KINDS)
+    active, passive = openings(layout)
     loose: list[LooseEnd] = []
     for (cell, side), node in active.items():
+        met = partner(layout, active, passive, cell, side)
+        if met is not None:
+            graph.add_edge(node, met)
+            continue
         other = board.neighbour(cell, side)
-        if other is not None:
-            partner = active.get((other, geometry.opposite(side))) or passive.get(other)
-            if partner is not None:
-                graph.add_edge(node, partner)
-                continue
         loose.append(LooseEnd(node, cell, side, _describe_facing(layout, other, geometry.across(cell, side))))
 
     networks: list[Network] = []

@@ -27,12 +27,14 @@ class TopologyBound:
     proved: bool
     order: list[str]           # machines in a feeding order (sources first)
     infeasible: bool = False
+    chosen: list[str] | None = None   # the machines the relaxation places (in `order`), when it was solved
 
 
 def topology_bound(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
     fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
+    ranks: dict[str, int] | None = None,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
@@ -40,8 +42,11 @@ def topology_bound(
     machine-fed; the bound prover (solver/prove.py) asks this for every pattern.
     `count_pipes=False` leaves out the fewest pipes a network's size forces, so
     the value counts tanks only (the prover derives its pipe budget from that).
+    `ranks` lets a machine feed only machines of a higher rank (the planner asks for
+    chains that run forward in round order, which a game builds without rewiring);
+    the value is then no bound on layouts that chain otherwise.
     """
-    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups)
+    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
     relaxation.add_networks()
     relaxation.add_supplies()
     if fed_pattern is not None:
@@ -63,7 +68,7 @@ class _Relaxation:
     """
 
     def __init__(self, ruleset: Ruleset, catalog: Catalog, ids: list[str], optional: bool, objective: str,
-                 groups: list[list[str]] | None) -> None:
+                 groups: list[list[str]] | None, ranks: dict[str, int] | None = None) -> None:
         self.ruleset, self.catalog, self.ids, self.objective = ruleset, catalog, ids, objective
         model = self.model = cp_model.CpModel()
         self.placed = {m: model.NewBoolVar(f"placed[{m}]") for m in ids}
@@ -73,8 +78,11 @@ class _Relaxation:
         for group in groups or ():
             model.Add(sum(self.placed[m] for m in set(group) if m in self.placed) <= 1)
         # machines and networks share one order: producers < their network < its consumers
-        self.top_rank = 2 * max(len(ids), 1)
+        # a given rank r is the rank 3r here, leaving room for a network's rank between two machines
+        self.top_rank = max(2 * max(len(ids), 1), 3 * max((ranks or {}).values(), default=0) + 3)
         self.rank = {m: model.NewIntVar(0, self.top_rank, f"rank[{m}]") for m in ids}
+        for m, rank in (ranks or {}).items():
+            model.Add(self.rank[m] == 3 * rank)
         self.ins = [(m, p) for m in ids for p in catalog[m].inputs]
         self.outs = [(m, p) for m in ids for p in catalog[m].outputs if not p.is_black]
         self.fed: list[cp_model.IntVar] = []
@@ -190,7 +198,8 @@ class _Relaxation:
             return TopologyBound(None, False, self.ids)
         order = sorted(self.ids, key=lambda m: solver.Value(self.rank[m]))
         value = int(round(solver.BestObjectiveBound()))
-        return TopologyBound(value, status == cp_model.OPTIMAL, order)
+        chosen = [m for m in order if solver.Value(self.placed[m])]
+        return TopologyBound(value, status == cp_model.OPTIMAL, order, chosen=chosen)
 
 
 def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str]) -> str | None:

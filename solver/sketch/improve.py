@@ -68,7 +68,7 @@ def improve(layout: Layout, seconds: float, seed: int = 0, on_better: Callable[[
     ids = layout.machine_ids
     colours = list(layout.ruleset.colors)
     while time.monotonic() < deadline and not (stop is not None and stop()):
-        lifted = _related(current, rng.choice((1, 2, 2, 3, 3, 4)), rng)
+        lifted = related_machines(current, rng.choice((1, 2, 2, 3, 3, 4)), rng)
         colour = rng.choice(colours) if rng.random() < 0.2 else None
         kept = ruined(current, lifted, colour)
         budget = min(deadline - time.monotonic(), 2.0)
@@ -98,7 +98,7 @@ def _slack(rng: random.Random) -> int:
     return rng.choice((0, 0, 0, 0, 1, 1, 2))
 
 
-def _related(layout: Layout, size: int, rng: random.Random) -> set[str]:
+def related_machines(layout: Layout, size: int, rng: random.Random) -> set[str]:
     """`size` machines that belong together: a random one, then machines sharing a network or nearby.
 
     Lifting machines that work together lets the move rearrange their

@@ -143,8 +143,14 @@ def _jittered_costs(rng: random.Random) -> Costs:
 
 
 def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
-                    time_limit: float = 5.0, fixed: Layout | None = None, order: list[str] | None = None):
-    """Attempts until one is legal or time runs out (yields every Attempt, for statistics)."""
+                    time_limit: float = 5.0, fixed: Layout | None = None, order: list[str] | None = None,
+                    strict: bool = False):
+    """Attempts until one is legal or time runs out (yields every Attempt, for statistics).
+
+    `order` is tried first; with `strict` it is the only order (the planner lays
+    machines in round order, so that every chain runs from an earlier machine to a
+    later one).
+    """
     deadline = time.monotonic() + time_limit
     fixed_ids = set(fixed.machine_ids) if fixed is not None else set()
     todo = [m for m in dict.fromkeys(machine_ids) if m not in fixed_ids]
@@ -163,6 +169,8 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
     if order:
         given = [m for m in dict.fromkeys(order) if m in placements]
         orders.insert(0, given + [m for m in todo if m not in given])
+        if strict:
+            orders = orders[:1]
     for k in itertools.count():
         if time.monotonic() > deadline:
             return

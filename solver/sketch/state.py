@@ -176,8 +176,13 @@ class Context:
 
 
 # -- fixed part, limits and result ---------------------------------------------
-def import_fixed(fixed: Layout | None) -> State:
-    """The fixed layout as sketch state: its pipes and tanks frozen, its networks known."""
+def import_fixed(fixed: Layout | None, extendable: bool = False) -> State:
+    """The fixed layout as sketch state: its pipes and tanks frozen, its networks known.
+
+    `extendable` pipes may be branched off (a straight becoming a T, say), as a
+    player may do between rounds for the price of the new piece; `to_layout` then
+    writes every pipe from the state, not from `fixed`.
+    """
     state = State([], {}, {}, {}, [], set())
     if fixed is None:
         return state
@@ -197,7 +202,7 @@ def import_fixed(fixed: Layout | None) -> State:
         if tile.kind == "diagonal":
             state.blocked.update(cell for cell, _ in pipe.ends)
             continue
-        piece = Piece(conn.network_of[("pipe", i)], frozenset(tile.sides or ()), frozen=True)
+        piece = Piece(conn.network_of[("pipe", i)], frozenset(tile.sides or ()), frozen=not extendable)
         state.pieces[tile.cell] = state.pieces.get(tile.cell, ()) + (piece,)
     for i, tile in enumerate(fixed.tiles):
         if tile.kind in ("supply", "output", "end"):
@@ -243,8 +248,12 @@ def supply_limits(ruleset: Ruleset, catalog: Catalog, ids: list[str]) -> tuple[d
     return {c: ruleset.supply_per_color + bonus[c] for c in ruleset.colors}, bonus["any"]
 
 
-def to_layout(ctx: Context, state: State, fixed: Layout | None) -> Layout | None:
-    """The layout of the state (fixed tiles first, unchanged), or None if a pipe is unfinished."""
+def to_layout(ctx: Context, state: State, fixed: Layout | None, extendable: bool = False) -> Layout | None:
+    """The layout of the state (fixed tiles first, unchanged), or None if a pipe is unfinished.
+
+    `extendable`: the state was imported with extendable pipes, so the fixed
+    layout's pipes are written as the state has them now.
+    """
     pipes: list[Tile] = []
     for cell in sorted(state.pieces):
         for piece in state.pieces[cell]:
@@ -255,6 +264,8 @@ def to_layout(ctx: Context, state: State, fixed: Layout | None) -> Layout | None
             sides = tuple(sorted(piece.sides, key=ctx.sides.index))
             pipes.append(Tile(kind="pipe", cell=cell, sides=sides))
     old = fixed.tiles if fixed is not None else ()
+    if extendable:
+        old = tuple(t for t in old if t.kind != "pipe")
     options = dict(fixed.options) if fixed is not None else {}
     tiles = tuple(old) + tuple(state.new_tiles) + tuple(pipes)
     return Layout(ctx.ruleset, ctx.board, ctx.catalog, tuple(state.machines), tiles, options)
