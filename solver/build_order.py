@@ -41,7 +41,7 @@ from models.networks import Connectivity, Network, Node, connect, openings, part
 from models.replay import ReplayResult, replay_game, round_cost
 
 from .extract import prune
-from .sketch.search import connect_loose
+from .sketch.search import connect_loose, jittered_costs
 from .sketch.state import Context, Costs, import_fixed, port_table, supply_limits, to_layout
 
 #: sketch attempts (each with other random preferences) to connect what a round leaves loose
@@ -144,7 +144,7 @@ def _network_part(final: _Final, net: Network, present: set[int]) -> _Part:
 class _RoundLayout:
     """One round's layout in the making: F's parts, trimmed pipes and temporary reservoirs."""
 
-    def __init__(self, final: _Final, present: set[int]):
+    def __init__(self, final: _Final, present: set[int], early_supplies: bool = True):
         self.final, self.present = final, present
         self.keep: set[Node] = set()
         self.starved: list[int] = []
@@ -157,7 +157,8 @@ class _RoundLayout:
             self.starved += part.starved
             if part.needs_reservoir:
                 waiting.append(net)
-        self._early_supplies()
+        if early_supplies:
+            self._early_supplies()
         layout = final.layout
         self.used: set[Cell] = {c for c, m in layout.machine_cells.items() if m in present}
         self.used |= {final.node_cell(n) for n in self.keep if n[0] != "port"}
@@ -324,8 +325,9 @@ def _with_temporaries(part: Layout, final: Layout, previous: Layout) -> Layout:
         tiles = [standing_in.get(t) if t in loose else t for t in tiles if t not in loose or t in standing_in]
 
 
-def _repair(layout: Layout, seed: int) -> Layout | None:
-    """Connect the loose ports of `layout` with the sketch's router (nothing of it moves), or None."""
+def _repairs(layout: Layout, seed: int):
+    """Layouts connecting the loose ports of `layout` with the sketch's router (each attempt its own
+    random preferences; nothing of `layout` moves, its pipes may be branched off)."""
     c = layout
     ids = layout.machine_ids
     allowed, any_colour = supply_limits(c.ruleset, c.catalog, ids)
@@ -334,15 +336,15 @@ def _repair(layout: Layout, seed: int) -> Layout | None:
     base = import_fixed(layout, extendable=True)
     rng = random.Random(seed)
     for attempt in range(REPAIR_ATTEMPTS):
+        costs = Costs() if attempt == 0 else jittered_costs(rng)
         ctx = Context(c.ruleset, c.board, c.catalog, port_table(c.catalog, []), random.Random(rng.random()),
-                      Costs(), allowed, any_colour, c.ruleset.output_limit, end_limit)
+                      costs, allowed, any_colour, c.ruleset.output_limit, end_limit)
         state = connect_loose(ctx, base, [])
         if state is None:
             continue
         repaired = to_layout(ctx, state, layout, extendable=True)
-        if repaired is not None and check_layout(repaired).legal:
-            return repaired
-    return None
+        if repaired is not None and _legal(repaired):
+            yield repaired
 
 
 def _legal(layout: Layout) -> bool:
@@ -350,22 +352,29 @@ def _legal(layout: Layout) -> bool:
 
 
 def round_layout(final: _Final, present: set[int], previous: Layout, seed: int = 0) -> Layout | None:
-    """A legal layout holding F's machines `present`, cheap to reach from `previous`, or None.
+    """A legal layout holding F's machines `present`, as cheap to reach from `previous` as found, or None.
 
-    Tried in turn: F's part with the previous round's temporary tiles (nothing
-    paid twice), F's part alone, then each of them with its loose ports routed.
+    Candidates: F's part with and without the previous round's temporary tiles
+    (kept, nothing is paid twice), each with F's supply containers laid early for
+    inputs that F's feeders cannot feed yet or not; a candidate that is not legal
+    as it stands gets its loose ports routed. The cheapest round wins, ties going
+    to the one with fewer temporary tiles.
     """
-    part = _RoundLayout(final, present).layout()
-    with_old = _with_temporaries(part, final.layout, previous)
-    bases = [with_old, part] if with_old is not part else [part]
-    for base in bases:
-        if _legal(base):
-            return base
-    for base in bases:
-        repaired = _repair(base, seed)
-        if repaired is not None:
-            return repaired
-    return None
+    bases: list[Layout] = []
+    for early in (True, False):
+        part = _RoundLayout(final, present, early).layout()
+        bases += [_with_temporaries(part, final.layout, previous), part]
+    bases = list({_key(b): b for b in bases}.values())
+    legal = [b for b in bases if _legal(b)]
+    if not legal:
+        legal = [r for b in bases for r in _repairs(b, seed)]
+    if not legal:
+        return None
+    return min(legal, key=lambda layout: (round_cost(previous, layout), len(layout.tiles)))
+
+
+def _key(layout: Layout) -> tuple:
+    return tuple(sorted(map(repr, layout.tiles)))
 
 
 def take_rounds(game: Game, final: Layout) -> dict[int, int]:

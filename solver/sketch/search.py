@@ -134,7 +134,7 @@ def connect_loose(ctx: Context, base: State, order: list[str]) -> State | None:
     return state if finish_waiting(ctx, state, order) else None
 
 
-def _jittered_costs(rng: random.Random) -> Costs:
+def jittered_costs(rng: random.Random) -> Costs:
     """Preferences for a restart: each attempt weighs chaining, supply and compactness a bit differently."""
     supply = rng.uniform(1.0, 4.0)
     return Costs(pending=0.0, product=rng.uniform(0.0, 1.0), supply=supply,
@@ -175,7 +175,7 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
         if time.monotonic() > deadline:
             return
         ctx = Context(ruleset, board, catalog, table, random.Random(rng.random()),
-                      Costs() if k == 0 else _jittered_costs(rng), allowed, any_colour,
+                      Costs() if k == 0 else jittered_costs(rng), allowed, any_colour,
                       ruleset.output_limit, end_limit)
         chosen = orders[k] if k < len(orders) else rng.choice(orders)
         yield attempt(ctx, base, chosen, placements, fixed, deadline)
