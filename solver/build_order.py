@@ -23,8 +23,8 @@ allows:
    made legal, or costs more than the money at hand, is not taken: it stays out
    for the rest of the game, and the rounds after it are laid without it.
 
-The replay (models.replay) judges the whole game; callers keep only games it
-accepts.
+The replay (models.replay) judges the whole game: a derived game it rejects is
+a bug, raised as BuildOrderDisagreement.
 """
 from __future__ import annotations
 
@@ -46,6 +46,10 @@ from .sketch.state import Context, Costs, import_fixed, port_table, supply_limit
 
 #: sketch attempts (each with other random preferences) to connect what a round leaves loose
 REPAIR_ATTEMPTS = 3
+
+
+class BuildOrderDisagreement(AssertionError):
+    """A derived game that the replay judges illegal (a bug in this module or in the replay)."""
 
 
 @dataclass
@@ -220,7 +224,7 @@ class _RoundLayout:
                 if self._free_for(cell, net):
                     self._lay_path(nxt, parent, cell)
                     return
-                if nxt[0] == "pipe":
+                if nxt[0] == "pipe" and cell not in self.reservoirs:  # (no pipe through another's reservoir)
                     queue.append(nxt)
         # no free cell on F's path: the output is left loose and the repair routes it
 
@@ -433,6 +437,10 @@ def build_towards(game: Game, final: Layout, seed: int = 0) -> BuiltGame:
                 previous = layout
         rounds.append(rnd.planned(None, None) if layout is None else rnd.planned(final.machines[index].id, layout))
     plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
-    return BuiltGame(rounds, replay_game(plan), skipped)
+    replayed = replay_game(plan)
+    if not replayed.legal:
+        problems = "; ".join(f"round {n}: {v.rule}: {v.message}" for n, v in replayed.violations)
+        raise BuildOrderDisagreement(f"internal error: a game derived from a final factory is illegal ({problems})")
+    return BuiltGame(rounds, replayed, skipped)
 
 

@@ -106,8 +106,7 @@ def _best_of(game: Game, own: Found | None, finals: list[tuple[int, dict, int]])
     for _, body, seed in sorted(finals, key=lambda f: -f[0]):
         final = parse_layout_body(game.source, "final", body, game.context, game.options)
         built = build_towards(game, final, seed)
-        if built.replay.legal:
-            candidates.append(ParallelFound(built.rounds, final, built.final_score))
+        candidates.append(ParallelFound(built.rounds, final, built.final_score))
     return max(candidates, key=lambda c: c.score, default=None)
 
 

@@ -100,3 +100,25 @@ def test_derived_games_of_solver_factories_replay_legally():
     again = replay_game(Game(c, game.start_money, built.rounds, {}, "derived"))
     assert again.final_score == built.final_score
     assert built.final_score <= 2 + check_layout(final).score.total
+
+
+def test_games_derived_in_any_round_order_are_legal():
+    """Sketched 10-machine factories built in shuffled round orders: every derived game replays legally
+    and never scores above start money + the factory's static score (the plan's bound)."""
+    import random
+
+    from solver.sketch.search import sketch_attempts
+
+    ids = ["FF27", "FF12", "FF03", "FF40", "FF55", "FF10", "FF39", "FF23", "FF38", "FF51"]
+    game = sequence(*[[m] for m in ids])
+    c = game.context
+    rng = random.Random(5)
+    factories = [a.layout for a in sketch_attempts(c.ruleset, c.board, c.catalog, ids, seed=5, time_limit=4.0)
+                 if a.layout is not None][:6]
+    assert factories
+    for n, final in enumerate(factories):
+        order = list(ids)
+        rng.shuffle(order)
+        built = build_towards(sequence(*[[m] for m in order]), final, seed=n)
+        assert built.replay.legal, built.replay.violations
+        assert built.final_score <= 2 + check_layout(final).score.total
