@@ -92,9 +92,9 @@ class _Part:
 
 def _fed_inputs(final: _Final, outputs: list[int], inputs: list[int]) -> list[int]:
     """The present inputs a product network can feed from its present outputs (most points kept)."""
-    offer = sum(final.amount(p) for p in outputs)
     if not outputs:
         return []
+    offer = sum(final.amount(p) for p in outputs)
     if sum(final.amount(p) for p in inputs) <= offer:
         return inputs
     best: tuple[int, ...] = ()
@@ -243,11 +243,11 @@ class _RoundLayout:
             side = self._side_towards(previous, cell)
         self.reservoirs[cell] = side
         self.used.add(cell)
-        node, child = previous, end
+        node = previous
         while node[0] == "pipe" and node not in self.keep:
             self.keep.add(node)
             self.used.add(self.final.node_cell(node))
-            node, child = parent[node], node
+            node = parent[node]
         if previous[0] == "pipe":
             self._keep_end_towards(previous, cell)
 
@@ -332,17 +332,16 @@ def _with_temporaries(part: Layout, final: Layout, previous: Layout) -> Layout:
 def _repairs(layout: Layout, seed: int):
     """Layouts connecting the loose ports of `layout` with the sketch's router (each attempt its own
     random preferences; nothing of `layout` moves, its pipes may be branched off)."""
-    c = layout
-    ids = layout.machine_ids
-    allowed, any_colour = supply_limits(c.ruleset, c.catalog, ids)
+    rules, catalog = layout.ruleset, layout.catalog
+    allowed, any_colour = supply_limits(rules, catalog, layout.machine_ids)
     end_limit = layout.options.get("end_limit")
-    end_limit = c.ruleset.end_limit if end_limit is None else end_limit
+    end_limit = rules.end_limit if end_limit is None else end_limit
     base = import_fixed(layout, extendable=True)
     rng = random.Random(seed)
     for attempt in range(REPAIR_ATTEMPTS):
         costs = Costs() if attempt == 0 else jittered_costs(rng)
-        ctx = Context(c.ruleset, c.board, c.catalog, port_table(c.catalog, []), random.Random(rng.random()),
-                      costs, allowed, any_colour, c.ruleset.output_limit, end_limit)
+        ctx = Context(rules, layout.board, catalog, port_table(catalog, []), random.Random(rng.random()),
+                      costs, allowed, any_colour, rules.output_limit, end_limit)
         state = connect_loose(ctx, base, [])
         if state is None:
             continue
