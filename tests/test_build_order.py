@@ -122,3 +122,16 @@ def test_games_derived_in_any_round_order_are_legal():
         built = build_towards(sequence(*[[m] for m in order]), final, seed=n)
         assert built.replay.legal, built.replay.violations
         assert built.final_score <= 2 + check_layout(final).score.total
+
+
+def test_a_bonus_container_is_laid_in_the_round_its_machine_comes():
+    """FF11 ("+" green) brings a second green container: laid with it in round 2, not before."""
+    final = make_layout(machines=[("FF46", (5, 5), 0), ("FF11", (1, 1), 0)],
+                        tiles=[("supply", (6, 5), "green"), ("output", (4, 6)), ("supply", (0, 1), "red"),
+                               ("supply", (2, 1), "green"), ("end", (1, 3))])
+    assert check_layout(final).legal
+    built = build_towards(sequence(["FF46"], ["FF11"]), final)
+    assert built.replay.legal, built.replay.violations
+    greens = [sum(1 for t in layout.tiles if t.kind == "supply" and t.color == "green") for layout in _layouts(built)]
+    assert greens == [1, 2]
+    assert [r.money for r in built.replay.rounds] == [2 + 4 - 2, 4 + 6 - 3]
