@@ -292,13 +292,16 @@ class _RoundLayout:
         return final.with_parts(machines=machines, tiles=tuple(dict.fromkeys(tiles)))
 
 
-def _with_temporaries(part: Layout, final: Layout, previous: Layout) -> Layout:
+def _with_temporaries(part: Layout, final: Layout, previous: Layout, junctions: bool = False) -> Layout:
     """`part` plus the previous round's tiles that F does not have, where they still fit and lead somewhere.
 
     A previous pipe that extends the part's pipe in its cell (a T where the part
     has a curve, grown to feed a temporary branch) stands in for it; a temporary
     pipe whose end lost its partner goes (an extended one shrinks back), and so
-    may the pipes behind it.
+    may the pipes behind it. With `junctions`, a temporary output reservoir also
+    stands in for the part's pipe in its cell (square reservoirs open wherever
+    something reaches them, so the product passes through it), which saves that
+    pipe; the checker then says whether it stays legal (colours, the limit of 3).
     """
     final_tiles = set(final.tiles)
     single = {cell: part.tiles[ix[0]] for cell, ix in part.tile_cells.items()
@@ -311,8 +314,9 @@ def _with_temporaries(part: Layout, final: Layout, previous: Layout) -> Layout:
             continue
         if t.cell not in occupied:
             extra.append(t)
-        elif (t.kind == "pipe" and t.cell in single and t not in standing_in
-              and set(t.sides or ()) > set(single[t.cell].sides or ())):
+        elif t.cell in single and (
+                (t.kind == "pipe" and set(t.sides or ()) > set(single[t.cell].sides or ()))
+                or (junctions and t.kind == "output" and not part.ruleset.oriented_tanks)):
             standing_in[t] = single[t.cell]
     if not extra and not standing_in:
         return part
@@ -358,7 +362,8 @@ def round_layout(final: _Final, present: set[int], previous: Layout, seed: int =
     """A legal layout holding F's machines `present`, as cheap to reach from `previous` as found, or None.
 
     Candidates: F's part with and without the previous round's temporary tiles
-    (kept, nothing is paid twice), each with F's supply containers laid early for
+    (kept, nothing is paid twice; with and without temporary reservoirs kept as
+    junctions), each with F's supply containers laid early for
     inputs that F's feeders cannot feed yet or not; a candidate that is not legal
     as it stands gets its loose ports routed. The cheapest round wins, ties going
     to the one with fewer temporary tiles.
@@ -366,7 +371,7 @@ def round_layout(final: _Final, present: set[int], previous: Layout, seed: int =
     bases: list[Layout] = []
     for early in (True, False):
         part = _RoundLayout(final, present, early).layout()
-        bases += [_with_temporaries(part, final.layout, previous), part]
+        bases += [_with_temporaries(part, final.layout, previous, junctions) for junctions in (True, False)] + [part]
     bases = list({_key(b): b for b in bases}.values())
     legal = [b for b in bases if _legal(b)]
     if not legal:
