@@ -40,7 +40,7 @@ from models.layout import Layout
 
 from .bounds import topology_bound
 from .build_order import BuiltGame, build_towards
-from .sketch.improve import related_machines, ruined
+from .sketch.improve import related_machines, ruined, slack
 from .sketch.search import sketch_attempts
 
 #: share of the search's time for sketches of the first choice (the rest goes to ruin and recreate)
@@ -70,7 +70,7 @@ class Found:
 
 @dataclass
 class _Best:
-    """The best game found, the factory it builds, and the current factory of the walk."""
+    """The best game found so far (every judged factory is offered to it) and whom to tell."""
 
     game: Game
     on_better: Better | None
@@ -194,7 +194,7 @@ def _ruin_and_recreate(best: _Best, start: tuple[Layout, int], rounds: dict[str,
                     break
         for final in candidates:
             built = best.judge(final, rng.randrange(1 << 30))
-            if built.final_score >= score - rng.choice((0, 0, 0, 0, 1, 1, 2)):
+            if built.final_score >= score - slack(rng):
                 current, score = final, built.final_score
                 if score > top:
                     top, top_at = score, time.monotonic()
@@ -223,7 +223,5 @@ def _move(game: Game, layout: Layout, rounds: dict[str, list[int]], rng: random.
         if empty:
             t = rng.choice(empty)
             todo.append(rng.choice(list(dict.fromkeys(game.rounds[t].offered))))
-            if not lifted:
-                lifted = set()
     todo = list(dict.fromkeys(m for m in todo if m not in placed - lifted))
     return ruined(layout, lifted), todo

@@ -77,7 +77,7 @@ def improve(layout: Layout, seconds: float, seed: int = 0, on_better: Callable[[
         for n, result in enumerate(attempts):
             if result.layout is not None:
                 score = check_layout(result.layout).score.total
-                if score >= current_score - _slack(rng):
+                if score >= current_score - slack(rng):
                     current, current_score = result.layout, score
                     if score > best_score:
                         best, best_score = current, score
@@ -89,7 +89,7 @@ def improve(layout: Layout, seconds: float, seed: int = 0, on_better: Callable[[
     return best
 
 
-def _slack(rng: random.Random) -> int:
+def slack(rng: random.Random) -> int:
     """How much worse a move may be and still be taken: mostly 0, sometimes a point or two.
 
     Without it the search stalls in the first local optimum (measured: classic-A
