@@ -368,17 +368,20 @@ def round_layout(final: _Final, present: set[int], previous: Layout, seed: int =
     as it stands gets its loose ports routed. The cheapest round wins, ties going
     to the one with fewer temporary tiles.
     """
+    final_tiles = set(final.layout.tiles)
+    reservoirs_waiting = any(t.kind == "output" and t not in final_tiles for t in previous.tiles)
     bases: list[Layout] = []
     for early in (True, False):
         part = _RoundLayout(final, present, early).layout()
-        bases += [_with_temporaries(part, final.layout, previous, junctions) for junctions in (True, False)] + [part]
-    bases = list({_key(b): b for b in bases}.values())
-    legal = [b for b in bases if _legal(b)]
-    if not legal:
-        legal = [r for b in bases for r in _repairs(b, seed)]
-    if not legal:
-        return None
-    return min(legal, key=lambda layout: (round_cost(previous, layout), len(layout.tiles)))
+        bases += [_with_temporaries(part, final.layout, previous, junctions)
+                  for junctions in ((True, False) if reservoirs_waiting else (False,))] + [part]
+    price = lambda layout: (round_cost(previous, layout), len(layout.tiles))  # noqa: E731
+    bases = sorted({_key(b): b for b in bases}.values(), key=price)
+    for base in bases:  # cheapest first: the first legal one wins (the checker is the slow part)
+        if _legal(base):
+            return base
+    repaired = [r for b in bases for r in _repairs(b, seed)]
+    return min(repaired, key=price, default=None)
 
 
 def _key(layout: Layout) -> tuple:

@@ -165,12 +165,10 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
     rng = random.Random(seed)
     waiting = [(n.colors, n.spare) for n in base.nets if n.kind == "product" and n.spare > 0]
     table = port_table(catalog, todo)
-    orders = feeding_orders(table, todo, waiting, rng)
+    orders = [] if strict and order else feeding_orders(table, todo, waiting, rng)  # (one order: none to score)
     if order:
         given = [m for m in dict.fromkeys(order) if m in placements]
         orders.insert(0, given + [m for m in todo if m not in given])
-        if strict:
-            orders = orders[:1]
     for k in itertools.count():
         if time.monotonic() > deadline:
             return
