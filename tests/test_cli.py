@@ -122,3 +122,26 @@ def test_show_json_is_the_layout_with_its_score(tmp_path):
     assert document["machines"] == json.loads(open(ROUND2).read())["machines"]
     assert document["result"] == {"legal": True, "income": 17, "cost": 5, "chain_bonus": 10, "total": 22}
     assert svg.read_text().lstrip().startswith("<?xml")
+
+
+def test_first_edition_without_catalogue_says_pass_one(tmp_path):
+    """factory-fun-2006 ships no machines (its tiles are not transcribed): a one-line error, exit 2."""
+    result = run("sequence", "random", "--ruleset", "factory-fun-2006", "--seed", "1")
+    assert result.exit_code == 2
+    assert "factory-fun-2006" in result.output and "--catalog FILE" in result.output
+
+
+def test_first_edition_with_a_users_catalogue(tmp_path):
+    """The same ruleset works from a user's catalogue (2nd-edition machines recoloured to 1st-edition colours)."""
+    from models.paths import MACHINES_DIR
+    text = (MACHINES_DIR / "factory-fun.json").read_text()
+    text = text.replace('"green"', '"yellow"').replace('"orange"', '"brown"')
+    catalogue = json.loads(text)
+    catalogue["ruleset"] = "factory-fun-2006"
+    path = tmp_path / "first-edition.json"
+    path.write_text(json.dumps(catalogue))
+    result = run("sequence", "random", "--ruleset", "factory-fun-2006", "--catalog", str(path), "--seed", "1",
+                 "--solo", "--rounds", "2")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["ruleset"] == "factory-fun-2006" and len(document["rounds"]) == 2
