@@ -19,16 +19,9 @@ allows:
      steps leave loose.
    Temporary tiles of the previous round are kept while they still fit, so each
    is paid once.
-4. The rule checker judges every round's layout. A round that costs more than
-   the money at hand is also tried thriftily: F's supply networks not laid yet
-   are left out and each input they would feed gets a container beside it (1
-   where F's network may cost 5; the game pays it once more later). Where money
-   ran short, the whole game is derived again with the thriftiest round every
-   time, and the better game is kept (the static solver's best factory for solo
-   seed 1, 119 points, builds to a game of 58 instead of 42).
-   A machine whose round still cannot be made legal or paid for is not taken:
-   it stays out for the rest of the game, and the rounds after it are laid
-   without it.
+4. The rule checker judges every round's layout. A machine whose round cannot be
+   made legal, or costs more than the money at hand, is not taken: it stays out
+   for the rest of the game, and the rounds after it are laid without it.
 
 The replay (models.replay) judges the whole game: a derived game it rejects is
 a bug, raised as BuildOrderDisagreement.
@@ -155,22 +148,14 @@ def _network_part(final: _Final, net: Network, present: set[int]) -> _Part:
 class _RoundLayout:
     """One round's layout in the making: F's parts, trimmed pipes and temporary reservoirs."""
 
-    def __init__(self, final: _Final, present: set[int], early_supplies: bool = True,
-                 laid: set[Tile] | None = None):
-        """`laid`: lay only those of F's supply networks whose container is among these tiles (the
-        previous round's); the inputs of the others are starved and the router feeds them, usually
-        from a container beside them: cheaper this round than F's whole supply network."""
+    def __init__(self, final: _Final, present: set[int], early_supplies: bool = True):
         self.final, self.present = final, present
         self.keep: set[Node] = set()
         self.starved: list[int] = []
         self.reservoirs: dict[Cell, str | None] = {}      # temporary output reservoirs: cell -> hex side
         self.extra_ends: dict[int, set[int]] = {}         # pipe -> ends kept towards a temporary reservoir
         waiting: list[Network] = []
-        ports = final.layout.ports
         for net in final.conn.networks:
-            if laid is not None and net.supplies and final.layout.tiles[net.supplies[0]] not in laid:
-                self.starved += [p for p in net.inputs if ports[p].machine in present]
-                continue
             part = _network_part(final, net, present)
             self.keep |= part.keep
             self.starved += part.starved
@@ -373,8 +358,7 @@ def _legal(layout: Layout) -> bool:
     return check_layout(layout).legal
 
 
-def round_layout(final: _Final, present: set[int], previous: Layout, seed: int = 0,
-                 budget: int | None = None, frugal: bool = False) -> Layout | None:
+def round_layout(final: _Final, present: set[int], previous: Layout, seed: int = 0) -> Layout | None:
     """A legal layout holding F's machines `present`, as cheap to reach from `previous` as found, or None.
 
     Candidates: F's part with and without the previous round's temporary tiles
@@ -383,36 +367,15 @@ def round_layout(final: _Final, present: set[int], previous: Layout, seed: int =
     inputs that F's feeders cannot feed yet or not; a candidate that is not legal
     as it stands gets its loose ports routed. The cheapest round wins, ties going
     to the one with fewer temporary tiles.
-
-    When that round costs more than `budget` (the money that can be spent), or
-    always when `frugal`, F's supply networks not laid yet are also left out and
-    their inputs fed by the router (a container beside the input costs 1 where F's
-    network may cost 5): a point more over the game, but affordable now.
     """
     final_tiles = set(final.layout.tiles)
     reservoirs_waiting = any(t.kind == "output" and t not in final_tiles for t in previous.tiles)
     bases: list[Layout] = []
     for early in (True, False):
         part = _RoundLayout(final, present, early).layout()
-        bases += _variants(part, final.layout, previous, reservoirs_waiting)
+        bases += [_with_temporaries(part, final.layout, previous, junctions)
+                  for junctions in ((True, False) if reservoirs_waiting else (False,))] + [part]
     price = lambda layout: (round_cost(previous, layout), len(layout.tiles))  # noqa: E731
-    chosen = _cheapest_legal(bases, price, seed)
-    if frugal or (budget is not None and (chosen is None or price(chosen)[0] > budget)):
-        part = _RoundLayout(final, present, early_supplies=False, laid=set(previous.tiles)).layout()
-        thrifty = _cheapest_legal(_variants(part, final.layout, previous, reservoirs_waiting), price, seed)
-        if thrifty is not None and (chosen is None or price(thrifty) < price(chosen)):
-            chosen = thrifty
-    return chosen
-
-
-def _variants(part: Layout, final: Layout, previous: Layout, reservoirs_waiting: bool) -> list[Layout]:
-    """`part` alone and with the previous round's temporary tiles (reservoirs as junctions or not)."""
-    return [_with_temporaries(part, final, previous, junctions)
-            for junctions in ((True, False) if reservoirs_waiting else (False,))] + [part]
-
-
-def _cheapest_legal(bases: list[Layout], price, seed: int) -> Layout | None:
-    """The cheapest of `bases` that is legal as it stands, else the cheapest legal repair of any of them."""
     bases = sorted({_key(b): b for b in bases}.values(), key=price)
     for base in bases:  # cheapest first: the first legal one wins (the checker is the slow part)
         if _legal(base):
@@ -452,25 +415,8 @@ class BuiltGame:
 
 
 def build_towards(game: Game, final: Layout, seed: int = 0) -> BuiltGame:
-    """The game that builds `final` round by round (as far as money and the rules allow), replayed.
-
-    Where money ran short (a round had to take a cheaper, thriftier layout, or
-    a machine was left out for it), the game is derived a second time with the
-    thriftiest round every time, and the better of the two is kept.
-    """
+    """The game that builds `final` round by round (as far as money and the rules allow), replayed."""
     target = _Final.of(final)
-    rounds, skipped, short = _derive(game, target, seed, frugal=False)
-    built = _replayed(game, rounds, skipped)
-    if short:
-        frugal = _replayed(game, *_derive(game, target, seed, frugal=True)[:2])
-        if frugal.final_score > built.final_score:
-            return frugal
-    return built
-
-
-def _derive(game: Game, target: _Final, seed: int, frugal: bool) -> tuple[list[Round], list[str], bool]:
-    """The rounds towards `target`, the machines left out, and whether money ever ran short."""
-    final = target.layout
     taken_in = take_rounds(game, final)
     by_round = {t: i for i, t in taken_in.items()}
     rules, catalog = game.ruleset, game.context.catalog
@@ -478,32 +424,30 @@ def _derive(game: Game, target: _Final, seed: int, frugal: bool) -> tuple[list[R
     previous, money = game.empty_layout(), game.start_money
     rounds: list[Round] = []
     skipped = [m.id for i, m in enumerate(final.machines) if i not in taken_in]
-    short = False
     for t, rnd in enumerate(game.rounds):
         index = by_round.get(t)
         layout = None
         if index is not None:
-            fee = rules.first_pick_fee if rnd.first_pick else 0
-            gain = catalog[final.machines[index].id].income + (rules.last_pick_bonus if rnd.last_pick else 0)
-            budget = money + gain - fee - 1    # money never below 1
-            layout = round_layout(target, present | {index}, previous, seed + t, budget, frugal)
-            if layout is not None and round_cost(previous, layout) > budget:
-                layout = None
+            layout = round_layout(target, present | {index}, previous, seed + t)
+            if layout is not None:
+                fee = rules.first_pick_fee if rnd.first_pick else 0
+                gain = catalog[final.machines[index].id].income + (rules.last_pick_bonus if rnd.last_pick else 0)
+                after = money + gain - fee - round_cost(previous, layout)
+                if after < 1:
+                    layout = None
+                else:
+                    money = after
             if layout is None:
                 skipped.append(final.machines[index].id)
-                short = True
             else:
-                money += gain - fee - round_cost(previous, layout)
                 present.add(index)
                 previous = layout
         rounds.append(rnd.planned(None, None) if layout is None else rnd.planned(final.machines[index].id, layout))
-    return rounds, skipped, short
-
-
-def _replayed(game: Game, rounds: list[Round], skipped: list[str]) -> BuiltGame:
     plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
     replayed = replay_game(plan)
     if not replayed.legal:
         problems = "; ".join(f"round {n}: {v.rule}: {v.message}" for n, v in replayed.violations)
         raise BuildOrderDisagreement(f"internal error: a game derived from a final factory is illegal ({problems})")
     return BuiltGame(rounds, replayed, skipped)
+
+
