@@ -126,11 +126,10 @@ _CACHE: dict[tuple[str, str], Catalog] = {}
 
 def load_catalog(ruleset: Ruleset, path: str | Path | None = None) -> Catalog:
     """The bundled catalogue of a ruleset, or a user's catalogue file."""
-    file = Path(path) if path is not None else MACHINES_DIR / ruleset.catalog_file
-    if path is None and not file.exists():
-        # factory-fun-2006: the 1st edition's 48 machine tiles were never transcribed (../shared/data)
+    if path is None and ruleset.catalog_file is None:
         raise DocumentError(f"ruleset {ruleset.id}", "", "no bundled machine catalogue (its printed tiles are not "
                             "transcribed); pass your own with --catalog FILE")
+    file = Path(path) if path is not None else MACHINES_DIR / ruleset.catalog_file
     key = (ruleset.id, str(file))
     if key not in _CACHE:
         _CACHE[key] = parse_catalog(read_json(file), ruleset, str(file))

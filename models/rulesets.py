@@ -21,7 +21,7 @@ class Ruleset:
     rounds: int
     chain_bonus_per_point: int
     skip_penalty: int                       # money lost for taking a machine and not placing it
-    catalog_file: str                       # under instances/machines
+    catalog_file: str | None                # under instances/machines; None: none bundled
     boards_file: str                        # under instances/boards
     oriented_tanks: bool = False            # Funner tanks have one opening side
     supply_per_color: int = 1
@@ -68,7 +68,7 @@ FACTORY_FUN_2006 = replace(
     id="factory-fun-2006",
     colors=("yellow", "red", "blue", "brown"),
     start_money=1,
-    catalog_file="factory-fun-2006.json",
+    catalog_file=None,   # the 1st edition's 48 printed tiles were never transcribed (../shared/data)
     diagonal_available=False,
 )
 

@@ -59,6 +59,7 @@ class _Final:
     layout: Layout
     conn: Connectivity
     meets: dict[tuple[int, int], Node | None]   # (pipe index, end index) -> partner node
+    tiles: frozenset[Tile]                       # F's tiles: anything else laid is temporary
 
     @classmethod
     def of(cls, layout: Layout) -> "_Final":
@@ -66,7 +67,7 @@ class _Final:
         active, passive = openings(layout)
         meets = {(i, k): partner(layout, active, passive, cell, side)
                  for i, pipe in enumerate(layout.pipes) for k, (cell, side) in enumerate(pipe.ends)}
-        return cls(layout, conn, meets)
+        return cls(layout, conn, meets, frozenset(layout.tiles))
 
     def node_cell(self, node: Node) -> Cell:
         kind, index = node
@@ -292,7 +293,7 @@ class _RoundLayout:
         return final.with_parts(machines=machines, tiles=tuple(dict.fromkeys(tiles)))
 
 
-def _with_temporaries(part: Layout, final: Layout, previous: Layout, junctions: bool = False) -> Layout:
+def _with_temporaries(part: Layout, final_tiles: frozenset[Tile], previous: Layout, junctions: bool = False) -> Layout:
     """`part` plus the previous round's tiles that F does not have, where they still fit and lead somewhere.
 
     A previous pipe that extends the part's pipe in its cell (a T where the part
@@ -303,7 +304,6 @@ def _with_temporaries(part: Layout, final: Layout, previous: Layout, junctions: 
     something reaches them, so the product passes through it), which saves that
     pipe; the checker then says whether it stays legal (colours, the limit of 3).
     """
-    final_tiles = set(final.tiles)
     single = {cell: part.tiles[ix[0]] for cell, ix in part.tile_cells.items()
               if len(ix) == 1 and part.tiles[ix[0]].kind == "pipe"}
     occupied = set(part.machine_cells) | set(part.tile_cells)
@@ -368,12 +368,11 @@ def round_layout(final: _Final, present: set[int], previous: Layout, seed: int =
     as it stands gets its loose ports routed. The cheapest round wins, ties going
     to the one with fewer temporary tiles.
     """
-    final_tiles = set(final.layout.tiles)
-    reservoirs_waiting = any(t.kind == "output" and t not in final_tiles for t in previous.tiles)
+    reservoirs_waiting = any(t.kind == "output" and t not in final.tiles for t in previous.tiles)
     bases: list[Layout] = []
     for early in (True, False):
         part = _RoundLayout(final, present, early).layout()
-        bases += [_with_temporaries(part, final.layout, previous, junctions)
+        bases += [_with_temporaries(part, final.tiles, previous, junctions)
                   for junctions in ((True, False) if reservoirs_waiting else (False,))] + [part]
     price = lambda layout: (round_cost(previous, layout), len(layout.tiles))  # noqa: E731
     bases = sorted({_key(b): b for b in bases}.values(), key=price)

@@ -63,7 +63,8 @@ def _port_faces_board(board: Board, slot: Slot, body: set[Cell]) -> bool:
 
 
 #: placements per (ruleset id, board, machine): the sketch asks for them on every call, thousands of
-#: times in a plan search (a profile of 30 s of 3-offer search spent 4.7 s enumerating them)
+#: times in a plan search (a profile of 30 s of 3-offer search spent 4.7 s enumerating them); keyed by
+#: the ruleset's id because a Ruleset holds dicts and cannot be hashed (so no functools.cache)
 _PLACEMENTS: dict[tuple[str, Board, Machine], tuple[Placement, ...]] = {}
 
 

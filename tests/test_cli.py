@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from models.paths import EXAMPLES_DIR
+from models.paths import EXAMPLES_DIR, MACHINES_DIR
 
 ROUND2 = str(EXAMPLES_DIR / "rulebook-round2.json")
 GAME = str(EXAMPLES_DIR / "rulebook-game.json")
@@ -133,7 +133,6 @@ def test_first_edition_without_catalogue_says_pass_one(tmp_path):
 
 def test_first_edition_with_a_users_catalogue(tmp_path):
     """The same ruleset works from a user's catalogue (2nd-edition machines recoloured to 1st-edition colours)."""
-    from models.paths import MACHINES_DIR
     text = (MACHINES_DIR / "factory-fun.json").read_text()
     text = text.replace('"green"', '"yellow"').replace('"orange"', '"brown"')
     catalogue = json.loads(text)
