@@ -148,4 +148,7 @@ def test_a_stalled_search_stops_early():
     built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, ["FF28", "FF30", "FF42", "FF45"])
     outcome = run(built, 60, workers=2, stall=1.0)
     assert outcome.values is not None and outcome.status != "OPTIMAL"
-    assert outcome.seconds < 30
+    # Judged against the search's own clock, not the wall: a slow machine finds its first layout late
+    # (a clean CI run found it at 27.7 s), but must still stop about `stall` seconds after its best.
+    assert outcome.seconds - outcome.best_solution_seconds < 1.0 + 5.0
+    assert outcome.seconds < 55
