@@ -14,6 +14,7 @@ import networkx as nx
 from .layout import Layout
 from .networks import Connectivity, Network, connect
 from .score import Score, score_layout
+from .stock import SupplyStock
 
 RULES: dict[str, str] = {
     "loose-end": "every port, pipe end and tank opening meets an opening across its side",
@@ -191,13 +192,11 @@ class _Checker:
         layout, rules = self.layout, self.layout.ruleset
         tiles = layout.tiles
         supplies = Counter(t.color for t in tiles if t.kind == "supply")
-        bonus = Counter(layout.machine(i).bonus_supply for i in range(len(layout.machines))) if rules.bonus_supply else Counter()
-        excess = {c: n - rules.supply_per_color - bonus[c] for c, n in supplies.items() if n - rules.supply_per_color - bonus[c] > 0}
-        if sum(excess.values()) > bonus["any"]:
-            for color in sorted(excess):
-                allowed = rules.supply_per_color + bonus[color]
-                self.add("supply-limit", f"{supplies[color]} {color} supply containers, {allowed} allowed"
-                         + (f" (+{bonus['any']} of any colour)" if bonus["any"] else ""),
+        stock = SupplyStock.of(rules, (layout.machine(i) for i in range(len(layout.machines))))
+        if not stock.allows(supplies):
+            for color in sorted(stock.excess(supplies)):
+                self.add("supply-limit", f"{supplies[color]} {color} supply containers, {stock.allowed(color)} allowed"
+                         + (f" (+{stock.any_colour} of any colour)" if stock.any_colour else ""),
                          [t.cell for t in tiles if t.kind == "supply" and t.color == color])
         count = Counter(t.kind for t in tiles)
         if count["output"] > rules.output_limit:

@@ -10,8 +10,12 @@ feasibility, not for the bound.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Sequence
 
 from ortools.sat.python import cp_model
+
+from models.catalog import Machine
+from models.stock import SupplyStock
 
 from .placements import Slot
 from .variables import PortGroup, StaticVars
@@ -275,24 +279,27 @@ def _supply_literal(model: cp_model.CpModel, v: StaticVars, cell) -> cp_model.In
     return literal
 
 
-def add_limits(model: cp_model.CpModel, v: StaticVars, end_limit: int | None, soft: bool = False) -> cp_model.LinearExprT:
+def add_limits(model: cp_model.CpModel, v: StaticVars, end_limit: int | None, soft: bool = False,
+               borrowed: Sequence[Machine] = ()) -> cp_model.LinearExprT:
     """Per-player stock: supplies per colour (+ bonus machines), output and end reservoirs.
 
     soft=True lets supplies exceed their allowance and returns the excess, which the
     objective penalises: with one container per colour, routing is a Steiner packing
     that CP-SAT rarely solves from scratch, while excess containers are easy to
     place and then to merge away. Only layouts with zero excess are ever reported.
+    `borrowed`: machines outside the model whose bonus containers count as stock.
     """
     rules = v.ruleset
+    lent = SupplyStock.of(rules, borrowed)
     bonus_any = []
     if rules.bonus_supply:
         bonus_any = [v.placed[m] for m in v.machine_ids if v.catalog[m].bonus_supply == "any"]
-    extra = {k: model.NewIntVar(0, len(bonus_any), f"any_supply[{k}]") for k in rules.colors}
-    model.Add(sum(extra.values()) <= sum(bonus_any))
+    extra = {k: model.NewIntVar(0, len(bonus_any) + lent.any_colour, f"any_supply[{k}]") for k in rules.colors}
+    model.Add(sum(extra.values()) <= sum(bonus_any) + lent.any_colour)
     excess = 0
     for k in rules.colors:
         own = [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == k]
-        allowance = rules.supply_per_color + sum(own) + extra[k]
+        allowance = lent.allowed(k) + sum(own) + extra[k]
         used = sum(v.supply[(c, k)] for c in v.cells)
         if soft:
             over = model.NewIntVar(0, len(v.cells), f"excess[{k}]")

@@ -35,8 +35,9 @@ from models.check import check_layout
 from models.geometry import Cell
 from models.layout import Layout, MachinePlacement, Tile
 from models.rulesets import Ruleset
+from models.stock import SupplyStock
 
-from .reach import Pattern
+from .reach import Pattern, supplied_colours
 
 #: a cell's content: ("machine", index) | ("tank", kind, colour) | ("pipe", groups)
 Content = tuple
@@ -137,8 +138,9 @@ class _Grower:
     """One block's search: the machines, the pattern, the cost limit and the patch."""
 
     def __init__(self, ruleset: Ruleset, catalog: Catalog, machines: tuple[str, ...], pattern: Pattern,
-                 limit: int, tanks_at_least: int, board: Board, stop: Callable[[], bool]) -> None:
-        self.ruleset, self.catalog, self.board = ruleset, catalog, board
+                 limit: int, tanks_at_least: int, board: Board, stock: SupplyStock,
+                 stop: Callable[[], bool]) -> None:
+        self.ruleset, self.catalog, self.board, self.stock = ruleset, catalog, board, stock
         self.geometry, self.shape = ruleset.geometry, ruleset.machine_shape
         self.machines, self.pattern, self.limit, self.stop = machines, pattern, limit, stop
         self.nodes = 0
@@ -155,8 +157,7 @@ class _Grower:
         self.found: Layout | None = None
         self.blacks = sum(p.is_black for m in machines for p in catalog[m].outputs)
         # colours some supplied input can take from nothing else: each needs its own container
-        self.needed_supplies = {p.colors[0] for m in machines for p in catalog[m].inputs
-                                if pattern.get((m, p.at)) == 0 and len(p.colors) == 1}
+        self.needed_supplies = supplied_colours(catalog, machines, pattern)
         self.supply_colours = sorted({c for m in machines for p in catalog[m].inputs
                                       if pattern.get((m, p.at)) != 1 for c in p.colors if c in ruleset.colors})
 
@@ -290,7 +291,8 @@ class _Grower:
         return facing, forbidden
 
     def _tank_kinds(self) -> list[tuple[str, str | None]]:
-        kinds = [("supply", c) for c in self.supply_colours]
+        supplies = Counter({c: n for (kind, c), n in self.placed_tanks.items() if kind == "supply"})
+        kinds = [("supply", c) for c in self.supply_colours if self.stock.allows(supplies + Counter({c: 1}))]
         if self.placed_tanks["output", None] < self.ruleset.output_limit:
             kinds.append(("output", None))
         if self.blacks:
@@ -464,7 +466,9 @@ class _Grower:
         """The rule checker decides; the block's fed pattern must hold exactly."""
         layout = self._layout()
         result = check_layout(layout)
-        if not result.legal:
+        # the checker counts only this block's bonus machines; the search laid containers within the
+        # player's whole stock (`self.stock`), so a supply-limit verdict is not the block's to give
+        if any(v.rule != "supply-limit" for v in result.violations):
             return False
         fed = {(c.machine, c.at) for c in result.score.chain_inputs}
         for (machine, at), value in self.pattern.items():
@@ -475,16 +479,20 @@ class _Grower:
 
 
 def grow_block(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, limit: int,
-               tanks_at_least: int, board: Board, centre: Cell,
+               tanks_at_least: int, board: Board, centre: Cell, stock: SupplyStock | None = None,
                stop: Callable[[], bool] = lambda: False) -> tuple[str, Layout | None]:
     """'found' (with a component paying at most `limit` for tanks and pipes), 'refuted' or 'unknown'.
 
     The first machine stands at `centre` in its first rotation; every cell used
     lies on `board` (the open patch whose radius the caller proved large enough).
     `tanks_at_least`: tanks every layout of the block has (its relaxation's count);
+    `stock`: the player's supply containers (default: what the block's own machines allow); a block
+    of a bigger layout may use containers that machines outside it brought.
     `stop()` true (time up, Ctrl-C) ends the search with 'unknown'.
     """
-    grower = _Grower(ruleset, catalog, machines, pattern, limit, tanks_at_least, board, stop)
+    if stock is None:
+        stock = SupplyStock.of(ruleset, (catalog[m] for m in machines))
+    grower = _Grower(ruleset, catalog, machines, pattern, limit, tanks_at_least, board, stock, stop)
     if not grower.start(centre):
         return "refuted", None
     try:

@@ -45,7 +45,7 @@ of 6 s, and three pipes were unknown after 60 s.
 """
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -53,9 +53,10 @@ from models.board import Board
 from models.catalog import Catalog
 from models.geometry import Cell, Geometry
 from models.rulesets import Ruleset
+from models.stock import SupplyStock
 
 from .bounds import topology_bound
-from .reach import Pattern
+from .reach import Pattern, supplied_colours
 #: (block, pipes allowed, patch, centre cell) -> "refuted" | "found" | "unknown"
 BlockSolver = Callable[["Block", int, Board, Cell], str]
 
@@ -185,11 +186,21 @@ class LocalProver:
         return self._blocks[key]
 
     def partitions(self, machines: list[str], pattern: Pattern) -> list[list[Block]]:
-        """Every grouping of the machines into blocks that could be a layout's components."""
+        """Every grouping of the machines into blocks that could be a layout's components.
+
+        Components never share a container, so each component with a supplied
+        input of one colour holds its own container of that colour, and the
+        player's stock must hold them all: with one container per colour, all the
+        machines supplied with blue stand in one component. (classic-A
+        FF28,FF30,FF42,FF45: FF28 and FF42 both take blue and orange supply, and
+        a grouping that parted them cost a 164-position split of 283 s.)
+        """
+        stock = SupplyStock.of(self.ruleset, (self.catalog[m] for m in machines))
         out = []
         for partition in _set_partitions(sorted(machines)):
             blocks = [self._block(group, pattern) for group in partition]
-            if all(block is not None for block in blocks):
+            if all(block is not None for block in blocks) and stock.allows(
+                    Counter(c for block in blocks for c in supplied_colours(self.catalog, block.machines, block.pattern))):
                 out.append(blocks)
         return out
 

@@ -131,9 +131,12 @@ def _add_oriented_tanks(model: cp_model.CpModel, v: StaticVars) -> None:
 def add_static_layout(
     model: cp_model.CpModel, ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
     objective: str = "profit", optional: bool = False, diagonal: bool = False,
-    end_limit: int | None = None, soft_limits: bool = False,
+    end_limit: int | None = None, soft_limits: bool = False, borrowed: tuple[str, ...] = (),
 ) -> StaticModel:
     """One layout's variables and every rule of a legal layout, added to `model` (no objective set).
+
+    `borrowed`: machines standing elsewhere whose bonus containers this layout may use (a component
+    of a bigger layout, solver/local.py: the stock is the player's, not the component's).
 
     Kept apart from `build_static_model` so a model can hold several layouts:
     the staged game model (solver/staged.py) has one per round.
@@ -150,7 +153,8 @@ def add_static_layout(
     C.add_chain_bonus(model, v)
     C.add_topology_cuts(model, v)
     C.add_flows(model, v)
-    excess = C.add_limits(model, v, end_limit if end_limit is not None else ruleset.end_limit, soft_limits)
+    excess = C.add_limits(model, v, end_limit if end_limit is not None else ruleset.end_limit, soft_limits,
+                          [catalog[m] for m in borrowed])
     income = sum(catalog[m].income * v.placed[m] for m in machine_ids)
     cost = sum(v.y) + sum(v.tank(c) for c in v.cells)
     chain = ruleset.chain_bonus_per_point * sum(points * lit for lit, points in v.bonus)
@@ -160,13 +164,13 @@ def add_static_layout(
 def build_static_model(
     ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
     objective: str = "profit", optional: bool = False, diagonal: bool = False,
-    end_limit: int | None = None, soft_limits: bool = False, penalty: int = 50,
+    end_limit: int | None = None, soft_limits: bool = False, penalty: int = 50, borrowed: tuple[str, ...] = (),
 ) -> StaticModel:
     """The full model; `objective` 'profit' maximises the static score, 'cost' minimises the build cost."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     built = add_static_layout(cp_model.CpModel(), ruleset, board, catalog, machine_ids, objective, optional,
-                              diagonal, end_limit, soft_limits)
+                              diagonal, end_limit, soft_limits, borrowed)
     if objective == "cost":
         built.model.Minimize(built.cost + penalty * built.excess)
     else:

@@ -23,15 +23,23 @@ stronger. Measured in results/static.md (classic-A FF09,FF27,FF28,FF43, target
 from __future__ import annotations
 
 from collections import deque
+from typing import Iterable
 
 from ortools.sat.python import cp_model
 
+from models.catalog import Catalog
 from models.geometry import Cell
 
 from .placements import Slot
 from .variables import StaticVars
 
 Pattern = dict[tuple[str, str], int]
+
+
+def supplied_colours(catalog: Catalog, machines: Iterable[str], pattern: Pattern) -> set[str]:
+    """Colours these machines need a supply container of: those of the pattern's supplied one-colour inputs."""
+    return {p.colors[0] for m in machines for p in catalog[m].inputs
+            if pattern.get((m, p.at)) == 0 and len(p.colors) == 1}
 
 
 def edge_distances(v: StaticVars, budget: int) -> list[dict[int, int]]:

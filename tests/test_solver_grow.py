@@ -1,6 +1,7 @@
 """Exact block solves by growth (solver/grow.py): the same answers as CP-SAT, and no legal component missed."""
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -28,11 +29,16 @@ def _grow(block, pipes: int, prover: LocalProver, stop=lambda: False):
 
 
 def _blocks(machines: list[str], target: int) -> list:
+    """Every block some fed pattern of `target` allows, whether or not a whole grouping takes it
+    (the supply stock rules out groupings that part two machines supplied with one colour)."""
     prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
     found = []
     for pattern in fed_patterns(FF, CATALOG, machines, target):
-        for blocks in prover.partitions(machines, pattern.fed):
-            found.extend(b for b in blocks if b not in found)
+        for size in range(len(machines), 0, -1):
+            for group in itertools.combinations(sorted(machines), size):
+                block = prover._block(list(group), pattern.fed)
+                if block is not None and block not in found:
+                    found.append(block)
     return found
 
 

@@ -6,12 +6,17 @@ import time
 import networkx as nx
 import pytest
 
+from builders import FF29_OK, make_layout, plus
 from models.board import load_boards
 from models.catalog import load_catalog
 from models.check import check_layout
 from models.geometry import HEX, SQUARE, Cell
 from models.networks import connect
 from models.rulesets import get_ruleset
+from models.stock import SupplyStock
+from solver.grow import grow_block
+from solver.model import build_static_model, fix_to_layout
+from solver.search import run
 from solver import prove
 from solver.local import LocalProver, _set_partitions, ball, patch
 from solver.prove import fed_patterns
@@ -63,6 +68,37 @@ def test_extra_costs_are_raised_one_point_at_a_time_and_kept_between_targets():
     assert prover.refute(SET, PATTERN, total - 1) == "refuted"
     assert prover.refute(SET, PATTERN, total - 2) == "open"
     assert len(calls) == len(set(calls))  # nothing is solved twice
+
+
+def test_machines_supplied_with_one_colour_stand_in_one_component():
+    """Components never share a container: with one blue container, FF25 and FF41 (both supplied blue)
+    are one component; FF33 (blue +) brings a second, and then two components may each hold one."""
+    prover = LocalProver(FF, CATALOG, _never_called)
+    supplied = {("FF25", "Sa"): 0, ("FF41", "W"): 0}
+    groupings = [sorted(b.machines for b in blocks) for blocks in prover.partitions(["FF25", "FF41"], supplied)]
+    assert groupings == [[("FF25", "FF41")]]
+    supplied |= {("FF33", "Na"): 0, ("FF33", "Sa"): 0}
+    groupings = [sorted(b.machines for b in blocks) for blocks in prover.partitions(["FF25", "FF33", "FF41"], supplied)]
+    assert [("FF25",), ("FF33", "FF41")] in groupings
+    assert [("FF25",), ("FF33",), ("FF41",)] not in groupings  # three blue containers, two in stock
+
+
+def test_a_component_may_use_containers_a_machine_elsewhere_brought():
+    """Two green containers are legal once FF11 (green +) stands, even in another component: a block's
+    model counts the whole set's bonus machines (`borrowed`), and growth the whole stock."""
+    layout = make_layout(**plus(FF29_OK, [("FF46", (5, 2), 0)], [("supply", (6, 2), "green"), ("output", (4, 3))]))
+    assert [v.rule for v in check_layout(layout).violations] == ["supply-limit"]
+    verdicts = []
+    for borrowed in ((), ("FF11",)):
+        built = build_static_model(FF, layout.board, CATALOG, layout.machine_ids, borrowed=borrowed)
+        fix_to_layout(built, layout)
+        verdicts.append(run(built, 10.0, workers=1).status)
+    assert verdicts == ["INFEASIBLE", "OPTIMAL"]
+    board, centre = patch(FF.geometry, 6)
+    lone = {("FF29", "W"): 0, ("FF46", "Sa"): 0}
+    none = SupplyStock(base=0, bonus={}, any_colour=0)
+    assert grow_block(FF, CATALOG, ("FF29",), lone, 2, 2, board, centre)[0] == "found"
+    assert grow_block(FF, CATALOG, ("FF29",), lone, 2, 2, board, centre, none)[0] == "refuted"
 
 
 def test_a_two_pipe_budget_is_refuted_on_one_patch_not_164_board_parts():

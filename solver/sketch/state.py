@@ -13,6 +13,7 @@ from models.geometry import Cell
 from models.layout import Layout, MachinePlacement, Tile
 from models.networks import connect
 from models.rulesets import Ruleset
+from models.stock import SupplyStock
 
 Slot = tuple[Cell, str]  # (cell, side): a port's facing cell and the side it is entered from
 
@@ -244,8 +245,8 @@ def _adopt_loose_ports(fixed: Layout, conn, state: State) -> None:
 
 def supply_limits(ruleset: Ruleset, catalog: Catalog, ids: list[str]) -> tuple[dict[str, int], int]:
     """Supply containers allowed per colour, and extra ones of any colour, once all `ids` stand."""
-    bonus = Counter(catalog[m].bonus_supply for m in ids) if ruleset.bonus_supply else Counter()
-    return {c: ruleset.supply_per_color + bonus[c] for c in ruleset.colors}, bonus["any"]
+    stock = SupplyStock.of(ruleset, (catalog[m] for m in ids))
+    return {c: stock.allowed(c) for c in ruleset.colors}, stock.any_colour
 
 
 def to_layout(ctx: Context, state: State, fixed: Layout | None, extendable: bool = False) -> Layout | None:

@@ -1,0 +1,47 @@
+"""The player's stock of supply containers: one per colour, plus one per placed bonus machine.
+
+One place says how many supply containers a set of standing machines allows,
+because several parts need the same answer: the rule checker (the limit rule),
+the sketches and build orders (which containers may still be laid), and the
+local prover (solver/local.py), which splits a layout into components and must
+know that a component may use containers another component's bonus machine
+brought: the stock belongs to the player, not to a component.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from .catalog import Machine
+from .rulesets import Ruleset
+
+
+@dataclass(frozen=True)
+class SupplyStock:
+    """Containers allowed per colour (`base` each, more for bonus machines), and more of any colour ("?")."""
+
+    base: int
+    bonus: Mapping[str, int]
+    any_colour: int
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, machines: Iterable[Machine]) -> SupplyStock:
+        """The stock once every machine in `machines` stands."""
+        bonus = Counter(m.bonus_supply for m in machines) if ruleset.bonus_supply else Counter()
+        any_colour = bonus.pop("any", 0)
+        bonus.pop(None, None)
+        return cls(ruleset.supply_per_color, dict(bonus), any_colour)
+
+    def allowed(self, colour: str) -> int:
+        """Containers of `colour` its own allowance gives (containers of any colour not counted)."""
+        return self.base + self.bonus.get(colour, 0)
+
+    def excess(self, used: Mapping[str, int]) -> dict[str, int]:
+        """Containers per colour beyond that colour's own allowance (only colours that exceed it)."""
+        over = {c: n - self.allowed(c) for c, n in used.items()}
+        return {c: n for c, n in over.items() if n > 0}
+
+    def allows(self, used: Mapping[str, int]) -> bool:
+        """True when these containers per colour fit the stock (the excess taken from "any colour")."""
+        return sum(self.excess(used).values()) <= self.any_colour
