@@ -42,6 +42,12 @@ class SupplyStock:
         over = {c: n - self.allowed(c) for c, n in used.items()}
         return {c: n for c, n in over.items() if n > 0}
 
+    def room_for(self, used: Mapping[str, int], colour: str) -> bool:
+        """True when one more container of `colour` still fits beside `used` (which fits the stock)."""
+        if used.get(colour, 0) < self.allowed(colour):
+            return True
+        return sum(self.excess(used).values()) < self.any_colour
+
     def allows(self, used: Mapping[str, int]) -> bool:
         """True when these containers per colour fit the stock (the excess taken from "any colour")."""
         return sum(self.excess(used).values()) <= self.any_colour

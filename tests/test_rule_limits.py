@@ -9,7 +9,10 @@ from __future__ import annotations
 import pytest
 
 from builders import FF29_OK, assert_legal, check, of_rule, only, plus, rules
+from models.catalog import load_catalog
 from models.errors import DocumentError
+from models.rulesets import get_ruleset
+from models.stock import SupplyStock
 
 # self-contained machines with their own supplies, placed so they never touch
 FF46_GREEN = dict(machines=[("FF46", (5, 2), 0)], tiles=[("supply", (6, 2), "green"), ("output", (4, 3))])
@@ -76,6 +79,18 @@ def test_bonus_only_counts_for_placed_machines():
     result = check(**combine(FF29_OK, FF46_GREEN))
     assert "FF11" not in [m for m, _, _ in combine(FF29_OK, FF46_GREEN)["machines"]]
     assert "supply-limit" in rules(result)
+
+
+def test_the_stock_counts_bonus_machines_and_any_colour_extras():
+    """SupplyStock is what the checker, the sketches and the prover ask: FF11 (green +), FF16 (?)."""
+    ff = get_ruleset("factory-fun")
+    catalog = load_catalog(ff)
+    stock = SupplyStock.of(ff, [catalog["FF11"], catalog["FF16"], catalog["FF29"]])
+    assert (stock.allowed("green"), stock.allowed("red"), stock.any_colour) == (2, 1, 1)
+    assert stock.allows({"green": 2, "red": 2}) and not stock.allows({"green": 3, "red": 2})
+    assert stock.room_for({"green": 2}, "green") and not stock.room_for({"green": 3}, "green")
+    assert stock.room_for({"green": 2, "red": 2}, "blue") and not stock.room_for({"green": 2, "red": 2}, "red")
+    assert SupplyStock.of(get_ruleset("factory-fun-2006"), [catalog["FF11"]]).allowed("green") == 1
 
 
 # -- output-limit -------------------------------------------------------------------------------
