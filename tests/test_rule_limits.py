@@ -90,7 +90,7 @@ def test_the_stock_counts_bonus_machines_and_any_colour_extras():
     assert stock.allows({"green": 2, "red": 2}) and not stock.allows({"green": 3, "red": 2})
     assert stock.room_for({"green": 2}, "green") and not stock.room_for({"green": 3}, "green")
     assert stock.room_for({"green": 2, "red": 2}, "blue") and not stock.room_for({"green": 2, "red": 2}, "red")
-    assert SupplyStock.of(get_ruleset("factory-fun-2006"), [catalog["FF11"]]).allowed("green") == 1
+    assert SupplyStock.of(get_ruleset("factory-funner"), [catalog["FF11"]]).allowed("green") == 1  # no bonus machines
 
 
 # -- output-limit -------------------------------------------------------------------------------
