@@ -10,7 +10,7 @@ brought: the stock belongs to the player, not to a component.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
 from .catalog import Machine
@@ -19,23 +19,29 @@ from .rulesets import Ruleset
 
 @dataclass(frozen=True)
 class SupplyStock:
-    """Containers allowed per colour (`base` each, more for bonus machines), and more of any colour ("?")."""
+    """Containers allowed per colour (`default` for colours not listed), and more of any colour ("?").
 
-    base: int
-    bonus: Mapping[str, int]
+    Hashable: the local prover keys what it knows of a block by the block and its stock.
+    """
+
+    per_colour: tuple[tuple[str, int], ...]
+    default: int
     any_colour: int
+    _table: dict[str, int] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_table", dict(self.per_colour))
 
     @classmethod
     def of(cls, ruleset: Ruleset, machines: Iterable[Machine]) -> SupplyStock:
         """The stock once every machine in `machines` stands."""
         bonus = Counter(m.bonus_supply for m in machines) if ruleset.bonus_supply else Counter()
-        any_colour = bonus.pop("any", 0)
-        bonus.pop(None, None)
-        return cls(ruleset.supply_per_color, dict(bonus), any_colour)
+        allowed = tuple((c, ruleset.supply_per_color + bonus[c]) for c in ruleset.colors)
+        return cls(allowed, ruleset.supply_per_color, bonus["any"])
 
     def allowed(self, colour: str) -> int:
         """Containers of `colour` its own allowance gives (containers of any colour not counted)."""
-        return self.base + self.bonus.get(colour, 0)
+        return self._table.get(colour, self.default)
 
     def excess(self, used: Mapping[str, int]) -> dict[str, int]:
         """Containers per colour beyond that colour's own allowance (only colours that exceed it)."""
@@ -51,3 +57,12 @@ class SupplyStock:
     def allows(self, used: Mapping[str, int]) -> bool:
         """True when these containers per colour fit the stock (the excess taken from "any colour")."""
         return sum(self.excess(used).values()) <= self.any_colour
+
+    def after(self, used: Mapping[str, int]) -> SupplyStock:
+        """The stock left once `used` is out: each colour's own allowance first, then "any colour".
+
+        Exact: `used` plus u fits this stock exactly when u fits the stock left.
+        """
+        colours = dict(self.per_colour) | {c: self.default for c in used if c not in self._table}
+        left = tuple((c, max(0, n - used.get(c, 0))) for c, n in colours.items())
+        return SupplyStock(left, self.default, self.any_colour - sum(self.excess(used).values()))

@@ -10,11 +10,9 @@ feasibility, not for the bound.
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Sequence
 
 from ortools.sat.python import cp_model
 
-from models.catalog import Machine
 from models.stock import SupplyStock
 
 from .placements import Slot
@@ -280,26 +278,32 @@ def _supply_literal(model: cp_model.CpModel, v: StaticVars, cell) -> cp_model.In
 
 
 def add_limits(model: cp_model.CpModel, v: StaticVars, end_limit: int | None, soft: bool = False,
-               borrowed: Sequence[Machine] = ()) -> cp_model.LinearExprT:
+               stock: SupplyStock | None = None) -> cp_model.LinearExprT:
     """Per-player stock: supplies per colour (+ bonus machines), output and end reservoirs.
 
     soft=True lets supplies exceed their allowance and returns the excess, which the
     objective penalises: with one container per colour, routing is a Steiner packing
     that CP-SAT rarely solves from scratch, while excess containers are easy to
     place and then to merge away. Only layouts with zero excess are ever reported.
-    `borrowed`: machines outside the model whose bonus containers count as stock.
+    `stock`: a fixed supply stock instead of the one the placed machines give (a
+    component of a bigger layout, whose stock is the player's).
     """
     rules = v.ruleset
-    lent = SupplyStock.of(rules, borrowed)
-    bonus_any = []
-    if rules.bonus_supply:
-        bonus_any = [v.placed[m] for m in v.machine_ids if v.catalog[m].bonus_supply == "any"]
-    extra = {k: model.NewIntVar(0, len(bonus_any) + lent.any_colour, f"any_supply[{k}]") for k in rules.colors}
-    model.Add(sum(extra.values()) <= sum(bonus_any) + lent.any_colour)
+    if stock is not None:
+        any_colour: cp_model.LinearExprT = stock.any_colour
+        any_bound = stock.any_colour
+    else:
+        placed_any = [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == "any"]
+        any_colour, any_bound = sum(placed_any), len(placed_any)
+    extra = {k: model.NewIntVar(0, max(0, any_bound), f"any_supply[{k}]") for k in rules.colors}
+    model.Add(sum(extra.values()) <= any_colour)
     excess = 0
     for k in rules.colors:
-        own = [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == k]
-        allowance = lent.allowed(k) + sum(own) + extra[k]
+        if stock is not None:
+            allowance = stock.allowed(k) + extra[k]
+        else:
+            own = [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == k]
+            allowance = rules.supply_per_color + sum(own) + extra[k]
         used = sum(v.supply[(c, k)] for c in v.cells)
         if soft:
             over = model.NewIntVar(0, len(v.cells), f"excess[{k}]")

@@ -46,7 +46,7 @@ of 6 s, and three pipes were unknown after 60 s.
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
 from models.board import Board
@@ -68,6 +68,9 @@ class Block:
     machines: tuple[str, ...]
     fed: tuple[tuple[tuple[str, str], int], ...]
     relaxed: int               # income + chain bonus - fewest tanks, alone
+    #: the supply containers it may use: the player's stock less one container of each colour every
+    #: other block of its grouping must hold (None: what its own machines allow)
+    stock: SupplyStock | None = None
 
     @property
     def pattern(self) -> Pattern:
@@ -193,15 +196,19 @@ class LocalProver:
         player's stock must hold them all: with one container per colour, all the
         machines supplied with blue stand in one component. (classic-A
         FF28,FF30,FF42,FF45: FF28 and FF42 both take blue and orange supply, and
-        a grouping that parted them cost a 164-position split of 283 s.)
+        a grouping that parted them cost a 164-position split of 283 s.) Each
+        block may then use what the others leave of the stock.
         """
         stock = SupplyStock.of(self.ruleset, (self.catalog[m] for m in machines))
         out = []
         for partition in _set_partitions(sorted(machines)):
             blocks = [self._block(group, pattern) for group in partition]
-            if all(block is not None for block in blocks) and stock.allows(
-                    Counter(c for block in blocks for c in supplied_colours(self.catalog, block.machines, block.pattern))):
-                out.append(blocks)
+            if any(block is None for block in blocks):
+                continue
+            needs = [Counter(supplied_colours(self.catalog, block.machines, block.pattern)) for block in blocks]
+            if stock.allows(sum(needs, Counter())):
+                out.append([replace(block, stock=stock.after(sum(needs[:i] + needs[i + 1:], Counter())))
+                            for i, block in enumerate(blocks)])
         return out
 
     # -- extra costs ------------------------------------------------------------------------

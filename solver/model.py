@@ -15,6 +15,7 @@ from models.board import Board
 from models.catalog import Catalog
 from models.layout import TANK_KINDS, Layout
 from models.rulesets import Ruleset
+from models.stock import SupplyStock
 
 from . import constraints as C
 from .placements import cell_pieces, diagonal_pieces, machine_placements
@@ -131,12 +132,12 @@ def _add_oriented_tanks(model: cp_model.CpModel, v: StaticVars) -> None:
 def add_static_layout(
     model: cp_model.CpModel, ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
     objective: str = "profit", optional: bool = False, diagonal: bool = False,
-    end_limit: int | None = None, soft_limits: bool = False, borrowed: tuple[str, ...] = (),
+    end_limit: int | None = None, soft_limits: bool = False, stock: SupplyStock | None = None,
 ) -> StaticModel:
     """One layout's variables and every rule of a legal layout, added to `model` (no objective set).
 
-    `borrowed`: machines standing elsewhere whose bonus containers this layout may use (a component
-    of a bigger layout, solver/local.py: the stock is the player's, not the component's).
+    `stock`: the supply containers this layout may use, when not what its own machines allow (a
+    component of a bigger layout, solver/local.py: the stock is the player's, not the component's).
 
     Kept apart from `build_static_model` so a model can hold several layouts:
     the staged game model (solver/staged.py) has one per round.
@@ -154,7 +155,7 @@ def add_static_layout(
     C.add_topology_cuts(model, v)
     C.add_flows(model, v)
     excess = C.add_limits(model, v, end_limit if end_limit is not None else ruleset.end_limit, soft_limits,
-                          [catalog[m] for m in borrowed])
+                          stock)
     income = sum(catalog[m].income * v.placed[m] for m in machine_ids)
     cost = sum(v.y) + sum(v.tank(c) for c in v.cells)
     chain = ruleset.chain_bonus_per_point * sum(points * lit for lit, points in v.bonus)
@@ -164,13 +165,13 @@ def add_static_layout(
 def build_static_model(
     ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str] | tuple[str, ...],
     objective: str = "profit", optional: bool = False, diagonal: bool = False,
-    end_limit: int | None = None, soft_limits: bool = False, penalty: int = 50, borrowed: tuple[str, ...] = (),
+    end_limit: int | None = None, soft_limits: bool = False, penalty: int = 50, stock: SupplyStock | None = None,
 ) -> StaticModel:
     """The full model; `objective` 'profit' maximises the static score, 'cost' minimises the build cost."""
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     built = add_static_layout(cp_model.CpModel(), ruleset, board, catalog, machine_ids, objective, optional,
-                              diagonal, end_limit, soft_limits, borrowed)
+                              diagonal, end_limit, soft_limits, stock)
     if objective == "cost":
         built.model.Minimize(built.cost + penalty * built.excess)
     else:

@@ -92,7 +92,7 @@ class _Setup:
     deadline: float
     interrupt: Interrupt | None
     local: LocalProver | None = None
-    borrowed: tuple[str, ...] = ()   # machines of the whole set outside `ids` (a block's): their bonus stock
+    stock: SupplyStock | None = None   # a block's supply stock (solver/local.py); None: its machines'
 
     def time_left(self) -> float:
         if self.interrupt is not None and self.interrupt.flag:
@@ -138,7 +138,7 @@ def _pattern_model(setup: _Setup, pattern: FedPattern, target: int) -> StaticMod
     to presolve alone in 1.6 s.
     """
     built = build_static_model(setup.ruleset, setup.board, setup.catalog, setup.ids, objective="profit",
-                               diagonal=setup.diagonal, soft_limits=False, borrowed=setup.borrowed)
+                               diagonal=setup.diagonal, soft_limits=False, stock=setup.stock)
     if setup.fixed is not None:
         fix_to_layout(built, setup.fixed, complete=False)
     for key, fed in pattern.fed.items():
@@ -237,9 +237,8 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
 def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre: Cell, cores: int,
                   register: Callable[[cp_model.CpSolver], None] | None = None) -> str:
     """CP-SAT on one block's patch model, its first machine at `centre` in its first rotation."""
-    others = tuple(m for m in setup.ids if m not in block.machines)
     alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
-                   setup.deadline, setup.interrupt, borrowed=others)
+                   setup.deadline, setup.interrupt, stock=block.stock)
     built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
     centred = [i for i in built.vars.by_machine[block.machines[0]]
                if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
@@ -269,9 +268,8 @@ def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
                 return rival.done() and rival.exception() is None and rival.result() != "unknown"
 
             fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
-            stock = SupplyStock.of(setup.ruleset, (setup.catalog[m] for m in setup.ids))
             verdict, _ = grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern, fewest + pipes,
-                                    fewest, board, centre, stock,
+                                    fewest, board, centre, block.stock,
                                     stop=lambda: setup.time_left() <= 0 or rival_answered())
             if verdict == "unknown":
                 return rival.result() if rival_answered() else "unknown"

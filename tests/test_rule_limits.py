@@ -91,6 +91,12 @@ def test_the_stock_counts_bonus_machines_and_any_colour_extras():
     assert stock.room_for({"green": 2}, "green") and not stock.room_for({"green": 3}, "green")
     assert stock.room_for({"green": 2, "red": 2}, "blue") and not stock.room_for({"green": 2, "red": 2}, "red")
     assert SupplyStock.of(get_ruleset("factory-funner"), [catalog["FF11"]]).allowed("green") == 1  # no bonus machines
+    # what is left once other components hold theirs: own allowance first, then the "?" extra
+    left = stock.after({"green": 3})
+    assert (left.allowed("green"), left.allowed("red"), left.any_colour) == (0, 1, 0)
+    left = stock.after({"red": 1})
+    assert (left.allowed("green"), left.allowed("red"), left.any_colour) == (2, 0, 1)
+    assert stock.allows({"red": 1, "green": 2}) == left.allows({"green": 2})
 
 
 # -- output-limit -------------------------------------------------------------------------------

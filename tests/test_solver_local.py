@@ -81,22 +81,28 @@ def test_machines_supplied_with_one_colour_stand_in_one_component():
     groupings = [sorted(b.machines for b in blocks) for blocks in prover.partitions(["FF25", "FF33", "FF41"], supplied)]
     assert [("FF25",), ("FF33", "FF41")] in groupings
     assert [("FF25",), ("FF33",), ("FF41",)] not in groupings  # three blue containers, two in stock
+    parted = next(blocks for blocks in prover.partitions(["FF25", "FF33", "FF41"], supplied) if len(blocks) == 2
+                  and ("FF25",) in [b.machines for b in blocks])
+    # each block may use what the other leaves: one of the two blue containers each
+    assert [b.stock.allowed("blue") for b in parted] == [1, 1]
+    together = next(blocks for blocks in prover.partitions(["FF25", "FF33", "FF41"], supplied) if len(blocks) == 1)
+    assert together[0].stock.allowed("blue") == 2
 
 
 def test_a_component_may_use_containers_a_machine_elsewhere_brought():
     """Two green containers are legal once FF11 (green +) stands, even in another component: a block's
-    model counts the whole set's bonus machines (`borrowed`), and growth the whole stock."""
+    model and its growth take the player's stock (`stock`), not what the block's own machines allow."""
     layout = make_layout(**plus(FF29_OK, [("FF46", (5, 2), 0)], [("supply", (6, 2), "green"), ("output", (4, 3))]))
     assert [v.rule for v in check_layout(layout).violations] == ["supply-limit"]
     verdicts = []
-    for borrowed in ((), ("FF11",)):
-        built = build_static_model(FF, layout.board, CATALOG, layout.machine_ids, borrowed=borrowed)
+    for stock in (None, SupplyStock.of(FF, [CATALOG[m] for m in ("FF11", "FF29", "FF46")])):
+        built = build_static_model(FF, layout.board, CATALOG, layout.machine_ids, stock=stock)
         fix_to_layout(built, layout)
         verdicts.append(run(built, 10.0, workers=1).status)
     assert verdicts == ["INFEASIBLE", "OPTIMAL"]
     board, centre = patch(FF.geometry, 6)
     lone = {("FF29", "W"): 0, ("FF46", "Sa"): 0}
-    none = SupplyStock(base=0, bonus={}, any_colour=0)
+    none = SupplyStock((), default=0, any_colour=0)
     assert grow_block(FF, CATALOG, ("FF29",), lone, 2, 2, board, centre)[0] == "found"
     assert grow_block(FF, CATALOG, ("FF29",), lone, 2, 2, board, centre, none)[0] == "refuted"
 
