@@ -386,7 +386,7 @@ class _Grower:
         if self._hopeless(ends, None) or not self._networks_possible():
             return False
         choices = [self._options(cell, side) for cell, side in ends]
-        if len(self.poses) != len(self.machines) and self._hopeless(ends, choices):
+        if self._hopeless(ends, choices):
             return False
         if ends:
             options = min(choices, key=len)
@@ -395,7 +395,7 @@ class _Grower:
                 return True
             options = self._tank_neighbours()
         for cells, content, openings, cost in options:
-            if self._try(cells, content, openings, cost):
+            if self.cost + cost <= self.limit and self._try(cells, content, openings, cost):
                 return True
         return False
 
