@@ -300,6 +300,8 @@ def prove_bound(
         setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads), diagonal)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         for target in range(bound, best, -1):
+            if setup.time_left() <= 0:  # out of time (or Ctrl-C): not even a refutation that needs no solve
+                return ProofOutcome(target, None, False)
             verdict, layout = _refute_target(setup, target, pool)
             if verdict == "found":
                 return ProofOutcome(target, layout, True)
