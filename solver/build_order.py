@@ -39,10 +39,11 @@ from models.geometry import Cell
 from models.layout import Layout, Tile
 from models.networks import Connectivity, Network, Node, connect, openings, partner
 from models.replay import ReplayResult, replay_game, round_cost
+from models.stock import SupplyStock
 
 from .extract import prune
 from .sketch.search import connect_loose, jittered_costs
-from .sketch.state import Context, Costs, import_fixed, port_table, supply_limits, to_layout
+from .sketch.state import Context, Costs, import_fixed, port_table, to_layout
 
 #: sketch attempts (each with other random preferences) to connect what a round leaves loose
 REPAIR_ATTEMPTS = 3
@@ -337,7 +338,7 @@ def _repairs(layout: Layout, seed: int):
     """Layouts connecting the loose ports of `layout` with the sketch's router (each attempt its own
     random preferences; nothing of `layout` moves, its pipes may be branched off)."""
     rules, catalog = layout.ruleset, layout.catalog
-    allowed, any_colour = supply_limits(rules, catalog, layout.machine_ids)
+    stock = SupplyStock.of(rules, (catalog[m] for m in layout.machine_ids))
     end_limit = layout.options.get("end_limit")
     end_limit = rules.end_limit if end_limit is None else end_limit
     base = import_fixed(layout, extendable=True)
@@ -345,7 +346,7 @@ def _repairs(layout: Layout, seed: int):
     for attempt in range(REPAIR_ATTEMPTS):
         costs = Costs() if attempt == 0 else jittered_costs(rng)
         ctx = Context(rules, layout.board, catalog, port_table(catalog, []), random.Random(rng.random()),
-                      costs, allowed, any_colour, rules.output_limit, end_limit)
+                      costs, stock, rules.output_limit, end_limit)
         state = connect_loose(ctx, base, [])
         if state is None:
             continue

@@ -289,21 +289,20 @@ def add_limits(model: cp_model.CpModel, v: StaticVars, end_limit: int | None, so
     component of a bigger layout, whose stock is the player's).
     """
     rules = v.ruleset
-    if stock is not None:
+    if stock is not None:  # constants
         any_colour: cp_model.LinearExprT = stock.any_colour
         any_bound = stock.any_colour
-    else:
-        placed_any = [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == "any"]
-        any_colour, any_bound = sum(placed_any), len(placed_any)
+        own = {k: stock.allowed(k) for k in rules.colors}
+    else:  # what the placed machines give
+        def placed_with(bonus: str) -> list[cp_model.IntVar]:
+            return [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == bonus]
+        any_colour, any_bound = sum(placed_with("any")), len(placed_with("any"))
+        own = {k: rules.supply_per_color + sum(placed_with(k)) for k in rules.colors}
     extra = {k: model.NewIntVar(0, max(0, any_bound), f"any_supply[{k}]") for k in rules.colors}
     model.Add(sum(extra.values()) <= any_colour)
     excess = 0
     for k in rules.colors:
-        if stock is not None:
-            allowance = stock.allowed(k) + extra[k]
-        else:
-            own = [v.placed[m] for m in v.machine_ids if rules.bonus_supply and v.catalog[m].bonus_supply == k]
-            allowance = rules.supply_per_color + sum(own) + extra[k]
+        allowance = own[k] + extra[k]
         used = sum(v.supply[(c, k)] for c in v.cells)
         if soft:
             over = model.NewIntVar(0, len(v.cells), f"excess[{k}]")

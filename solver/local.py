@@ -206,9 +206,9 @@ class LocalProver:
             if any(block is None for block in blocks):
                 continue
             needs = [Counter(supplied_colours(self.catalog, block.machines, block.pattern)) for block in blocks]
-            if stock.allows(sum(needs, Counter())):
-                out.append([replace(block, stock=stock.after(sum(needs[:i] + needs[i + 1:], Counter())))
-                            for i, block in enumerate(blocks)])
+            total = sum(needs, Counter())
+            if stock.allows(total):
+                out.append([replace(block, stock=stock.after(total - need)) for block, need in zip(blocks, needs)])
         return out
 
     # -- extra costs ------------------------------------------------------------------------

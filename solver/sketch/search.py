@@ -14,13 +14,14 @@ from models.catalog import Catalog
 from models.check import check_layout
 from models.layout import Layout
 from models.rulesets import Ruleset
+from models.stock import SupplyStock
 
 from ..placements import Placement, machine_placements
 from .machines import place_machine, rank_positions, viable_positions
 from .orders import feeding_orders, greedy_feeding, takers_left
 from .ports import finish_output, join_input
 from .routing import supplies_open
-from .state import Context, Costs, State, import_fixed, port_table, supply_limits, to_layout
+from .state import Context, Costs, State, import_fixed, port_table, to_layout
 
 #: how many candidate positions of one machine are tried with real routing
 TRIED_PLACEMENTS = 12
@@ -159,7 +160,7 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
         return
     base = import_fixed(fixed)
     all_ids = list(fixed_ids) + todo
-    allowed, any_colour = supply_limits(ruleset, catalog, all_ids)
+    stock = SupplyStock.of(ruleset, (catalog[m] for m in all_ids))
     end_limit = fixed.options.get("end_limit") if fixed is not None else None
     end_limit = ruleset.end_limit if end_limit is None else end_limit
     rng = random.Random(seed)
@@ -173,7 +174,7 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
         if time.monotonic() > deadline:
             return
         ctx = Context(ruleset, board, catalog, table, random.Random(rng.random()),
-                      Costs() if k == 0 else jittered_costs(rng), allowed, any_colour,
+                      Costs() if k == 0 else jittered_costs(rng), stock,
                       ruleset.output_limit, end_limit)
         chosen = orders[k] if k < len(orders) else rng.choice(orders)
         yield attempt(ctx, base, chosen, placements, fixed, deadline)

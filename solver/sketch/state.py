@@ -122,8 +122,7 @@ class Context:
     table: dict[str, tuple[list[Flow], list[Flow]]]
     rng: random.Random
     costs: Costs
-    supply_allowed: dict[str, int]     # per colour
-    supply_any: int                    # extra containers of any colour
+    supply: SupplyStock                # the containers the player may lay
     output_limit: int
     end_limit: int | None
 
@@ -170,10 +169,7 @@ class Context:
     def supply_available(self, state: State, color: str) -> bool:
         """Whether one more supply container of `color` stays within the limit (bonus machines included)."""
         counts = Counter(t.color for t in state.tanks.values() if t.kind == "supply")
-        if counts[color] < self.supply_allowed.get(color, 0):
-            return True
-        excess = sum(max(0, n - self.supply_allowed.get(c, 0)) for c, n in counts.items())
-        return excess < self.supply_any
+        return self.supply.room_for(counts, color)
 
 
 # -- fixed part, limits and result ---------------------------------------------
@@ -241,12 +237,6 @@ def _adopt_loose_ports(fixed: Layout, conn, state: State) -> None:
         net.kind = "black" if port.spec.is_black else "product"
         net.stub = start
         state.pieces[facing] = here + (Piece(net_id, frozenset({start[1]})),)
-
-
-def supply_limits(ruleset: Ruleset, catalog: Catalog, ids: list[str]) -> tuple[dict[str, int], int]:
-    """Supply containers allowed per colour, and extra ones of any colour, once all `ids` stand."""
-    stock = SupplyStock.of(ruleset, (catalog[m] for m in ids))
-    return {c: stock.allowed(c) for c in ruleset.colors}, stock.any_colour
 
 
 def to_layout(ctx: Context, state: State, fixed: Layout | None, extendable: bool = False) -> Layout | None:
