@@ -11,7 +11,8 @@ from models.catalog import load_catalog
 from models.check import check_layout
 from models.rulesets import get_ruleset
 from solver import prove
-from solver.grow import grow_block, pipe_contents, supports
+from models.stock import SupplyStock
+from solver.grow import _Grower, grow_block, growth_order, pipe_contents, supports, tank_bound_ports
 from solver.local import LocalProver, fewest_tanks, patch
 from solver.prove import fed_patterns
 from solver.static import solve_static
@@ -127,3 +128,31 @@ def test_growth_never_refutes_a_component_of_a_real_layout(machines, finds):
             assert check_layout(grown).legal
             assert sum(t.cost for t in grown.tiles) <= cost
     assert found >= finds
+
+
+def test_growth_starts_from_the_machine_most_bound_to_tanks():
+    """FF42's three ports all end at tanks (two supplied inputs, a blue output nothing in the block takes);
+    FF28 feeds FF30, so only two of its ports do."""
+    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
+               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
+    machines = ("FF28", "FF30", "FF42", "FF45")
+    assert [tank_bound_ports(CATALOG, machines, pattern, m) for m in machines] == [2, 2, 3, 2]
+    assert growth_order(CATALOG, machines, pattern) == ("FF42", "FF28", "FF30", "FF45")
+    # fed by FF27, FF43's orange output still has a taker: FF28.Sa
+    chain = {("FF27", "Na"): 0, ("FF28", "W"): 0, ("FF28", "Sa"): 1, ("FF43", "W"): 1}
+    assert growth_order(CATALOG, ("FF27", "FF28", "FF43"), chain)[0] == "FF28"
+
+
+def test_growth_answers_the_same_from_every_start():
+    """The start is free (open ground, a radius that holds from any machine): each start gives one verdict."""
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    chain = next(b for b in _blocks(SET, 31) if b.machines == ("FF27", "FF28", "FF43"))
+    fewest = fewest_tanks(FF, CATALOG, chain)
+    for pipes, expected in ((1, "refuted"), (4, "found")):
+        board, centre = prover._patch_for(chain, pipes)
+        for first in chain.machines:
+            grower = _Grower(FF, CATALOG, (first,) + tuple(m for m in chain.machines if m != first),
+                             chain.pattern, fewest + pipes, fewest, board, SupplyStock.of(
+                                 FF, (CATALOG[m] for m in chain.machines)), lambda: False)
+            assert grower.start(centre)
+            assert ("found" if grower.search() else "refuted") == expected, (first, pipes)
