@@ -39,6 +39,10 @@ from models.stock import SupplyStock
 
 from .reach import Pattern, supplied_colours
 
+#: states remembered as searched before the memo is emptied: a state takes about 1-2 KB, and a
+#: four-machine block at three spare pipes grew the process to 7 GB
+MEMO_STATES = 1_500_000
+
 #: a cell's content: ("machine", index) | ("tank", kind, colour) | ("pipe", groups)
 Content = tuple
 
@@ -153,6 +157,7 @@ class _Grower:
         self.placed_tanks: Counter[tuple[str, str | None]] = Counter()
         self.opposite = {side: self.geometry.opposite(side) for side in self.geometry.sides}
         self._parts: dict[tuple[int, Cell, int], tuple[list[Cell], dict]] = {}
+        self._anchor_cache: dict[tuple[str, Cell, str], list[tuple[int, Cell]]] = {}
         self.seen: set[tuple[frozenset, frozenset]] = set()
         #: (empty cell, side) pairs facing a tank that no tile may open on: the tank sides a closed state
         #: already tried and passed over (see `_grow_from_tanks`)
@@ -160,6 +165,10 @@ class _Grower:
         self._last: tuple | None = None   # the tile `search` is called for (None: the first machine alone)
         self.found: Layout | None = None
         self.blacks = sum(p.is_black for m in machines for p in catalog[m].outputs)
+        # colours of outputs nothing in the block takes: each colour needs an output reservoir of its own
+        self.stranded_colours = sorted({p.colors[0] for m in machines
+                                        for p in stranded_outputs(catalog, machines, pattern, m)
+                                        if not p.is_black and len(p.colors) == 1})
         # colours some supplied input can take from nothing else: each needs its own container
         self.needed_supplies = supplied_colours(catalog, machines, pattern)
         self.supply_colours = sorted({c for m in machines for p in catalog[m].inputs
@@ -259,10 +268,7 @@ class _Grower:
             if index in self.poses:
                 continue
             for spec in self.catalog[self.machines[index]].ports:
-                for steps in range(len(self.geometry.sides)):
-                    anchor = self._anchor_for(spec, steps, cell, side)
-                    if anchor is None:
-                        continue
+                for steps, anchor in self._anchors(spec, cell, side):
                     cells, ports = self._machine_parts(index, anchor, steps)
                     if self._fits(cells, ports):
                         out.append((cells, ("machine", index, anchor, steps), ports, 0))
@@ -304,6 +310,16 @@ class _Grower:
         if self.blacks:
             kinds.append(("end", None))
         return kinds
+
+    def _anchors(self, spec: PortSpec, cell: Cell, side: str) -> list[tuple[int, Cell]]:
+        """(rotation, anchor) of every placement that puts printed port `spec` on `cell`, facing `side`."""
+        key = (spec.at, cell, side)
+        found = self._anchor_cache.get(key)
+        if found is None:
+            found = [(steps, anchor) for steps in range(len(self.geometry.sides))
+                     if (anchor := self._anchor_for(spec, steps, cell, side)) is not None]
+            self._anchor_cache[key] = found
+        return found
 
     def _anchor_for(self, spec: PortSpec, steps: int, cell: Cell, side: str) -> Cell | None:
         """The anchor that puts printed port `spec` on `cell`, facing `side`, in rotation `steps`."""
@@ -360,8 +376,30 @@ class _Grower:
         ends_missing = max(0, self.blacks - self.placed_tanks["end", None])
         if choices is not None:
             tiles += self._unfaced_tanks(choices, supplies, ends_missing)
+        kinds = len(supplies) + ends_missing + self._reservoirs_missing()
         tanks = sum(self.placed_tanks.values())
-        return self.cost + max(tiles, len(supplies) + ends_missing, self.tanks_at_least - tanks) > self.limit
+        return self.cost + max(tiles, kinds, self.tanks_at_least - tanks) > self.limit
+
+    def _reservoirs_missing(self) -> int:
+        """Stranded output colours that no output reservoir laid so far can serve.
+
+        A reservoir serves one colour, its network's; an output of that colour may
+        still join it, but a colour no reservoir has needs a new one. (The count of
+        tanks alone missed that a reservoir laid on a fed network is one more than
+        the relaxation's: classic-A FF28,FF30,FF42,FF45, FF30 fed, two spare pipes:
+        two in three states had two machines and no red reservoir yet.)
+        """
+        if not self.stranded_colours:
+            return 0
+        served: set[str] = set()
+        seen: set = set()
+        for cell, content in self.cells.items():
+            if content[0] == "tank" and content[1] == "output" and ("tank", cell) not in seen:
+                colours = self._network_from(("tank", cell), seen).colours
+                if colours is None:
+                    return 0  # a reservoir no port colours yet could serve any colour
+                served |= colours
+        return sum(c not in served for c in self.stranded_colours)
 
     @staticmethod
     def _unfaced_tanks(choices: list[list], supplies: list[str], ends_missing: int) -> int:
@@ -393,6 +431,8 @@ class _Grower:
         key = self._key()
         if key in self.seen:
             return False
+        if len(self.seen) >= MEMO_STATES:
+            self.seen.clear()  # forgetting only costs repeated work; memory would otherwise run out
         self.seen.add(key)
         ends = self._open_ends()
         if self._hopeless(ends, None) or (self._last is not None and not self._networks_possible(*self._last)):
@@ -551,32 +591,44 @@ class _Grower:
         return True
 
 
-def tank_bound_ports(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str) -> int:
-    """How many of a machine's ports can only end at a tank within the block.
-
-    A supplied input needs a container; an output that no machine-fed input of
-    the block can take needs a reservoir (black: an end-product reservoir).
-    """
+def stranded_outputs(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str) -> list[PortSpec]:
+    """A machine's outputs that no machine-fed input of the block can take: each ends at a reservoir
+    (black ones at an end-product reservoir)."""
     takers = {c for m in machines if m != machine for p in catalog[m].inputs
               if pattern.get((m, p.at)) == 1 for c in p.colors}
-    spec = catalog[machine]
-    supplied = sum(pattern.get((machine, p.at)) != 1 for p in spec.inputs)
-    stranded = sum(p.is_black or not set(p.colors) & takers for p in spec.outputs)
-    return supplied + stranded
+    return [p for p in catalog[machine].outputs if p.is_black or not set(p.colors) & takers]
+
+
+def tank_bound_ports(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str) -> int:
+    """How many of a machine's ports can only end at a tank within the block: supplied inputs (a
+    container) and stranded outputs (a reservoir)."""
+    supplied = sum(pattern.get((machine, p.at)) != 1 for p in catalog[machine].inputs)
+    return supplied + len(stranded_outputs(catalog, machines, pattern, machine))
+
+
+def shared_supplies(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str) -> int:
+    """How many of a machine's supplied inputs take a colour another machine of the block is supplied with."""
+    others = {c for m in machines if m != machine for p in catalog[m].inputs
+              if pattern.get((m, p.at)) != 1 for c in p.colors}
+    return sum(pattern.get((machine, p.at)) != 1 and bool(set(p.colors) & others) for p in catalog[machine].inputs)
 
 
 def growth_order(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern) -> tuple[str, ...]:
-    """The machines with the one growth starts from first: the one with the most ports bound to tanks.
+    """The machines with the one growth starts from first: the one most bound to tanks.
 
     Open ground is the same around every machine of a component, and the
     patch radius holds from any of them (solver/local.py), so the start is free
     to choose, and it matters: around a machine whose ports all end at tanks the
-    first tiles are nearly forced. Measured, growth alone (classic-A): the
-    FF28,FF30,FF42,FF45 block with FF30 fed at two spare pipes, 68 s from FF28
-    and 10.4 s from FF42 (three tank-bound ports); FF27,FF28,FF43 with FF28 and
-    FF43 fed at two, 3.8 s from FF27 and 1.1 s from FF28.
+    first tiles are nearly forced, and more so when other machines must share
+    those containers. Measured, growth alone (classic-A): the FF28,FF30,FF42,FF45
+    block with FF30 fed at two spare pipes, 68 s from FF28 and 10.4 s from FF42
+    (three tank-bound ports); with FF45 fed at one, 1.5 s from FF30 (three
+    tank-bound ports, one container shared) and 0.23 s from FF42 (three, two
+    shared); FF27,FF28,FF43 with FF28 and FF43 fed at two, 3.8 s from FF27 and
+    1.1 s from FF28.
     """
     first = max(machines, key=lambda m: (tank_bound_ports(catalog, machines, pattern, m),
+                                         shared_supplies(catalog, machines, pattern, m),
                                          len(catalog[m].ports)))
     return (first,) + tuple(m for m in machines if m != first)
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Callable
 
@@ -66,6 +66,8 @@ MAX_INPUTS = 14
 #: split it replaces is slower still (classic-A FF09,FF27,FF28,FF43: two pipes 6 s against 164 parts in
 #: 140 s; three pipes 318 s against over 600 s)
 LOCAL_SECONDS = math.inf
+#: seconds growth works alone on a block before CP-SAT's patch model races it (solver/prove.py `_block_solver`)
+RIVAL_DELAY = 2.0
 
 
 @dataclass(frozen=True)
@@ -254,26 +256,37 @@ def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
     (solver/grow.py) enumerates the block's components, CP-SAT solves the patch
     model. Neither dominates: on classic-A FF27,FF28,FF43 with three spare pipes
     growth refutes in 16.5 s where CP-SAT took 318 s, but blocks that need many
-    tanks (FF28,FF30,FF42,FF45: seven) grow slowly. Rulesets growth does not
-    cover get CP-SAT alone, on every core.
+    tanks (FF28,FF30,FF42,FF45: seven) grow slowly. CP-SAT joins only after
+    RIVAL_DELAY: most blocks grow in well under a second, and building the
+    patch model (seconds of Python, which slow growth too) cost more than the
+    answer: that block at 0 and 1 spare pipes took 2.2 s and 4.1 s in the race
+    and grows alone in 0.1 s and 0.2 s. Rulesets growth does not cover get
+    CP-SAT alone, on every core.
     """
     def solve(block: Block, pipes: int, board: Board, centre: Cell) -> str:
         if not supports(setup.ruleset, setup.diagonal):
             return patch_verdict(setup, block, pipes, board, centre, workers)
         solvers: list[cp_model.CpSolver] = []
+        started = time.monotonic()
         with ThreadPoolExecutor(max_workers=1) as pool:
-            rival = pool.submit(patch_verdict, setup, block, pipes, board, centre, 1, solvers.append)
+            rival: Future | None = None
 
             def rival_answered() -> bool:
-                return rival.done() and rival.exception() is None and rival.result() != "unknown"
+                return rival is not None and rival.done() and rival.exception() is None \
+                    and rival.result() != "unknown"
+
+            def stop() -> bool:
+                nonlocal rival
+                if rival is None and time.monotonic() - started > RIVAL_DELAY:
+                    rival = pool.submit(patch_verdict, setup, block, pipes, board, centre, 1, solvers.append)
+                return setup.time_left() <= 0 or rival_answered()
 
             fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
             verdict, _ = grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern, fewest + pipes,
-                                    fewest, board, centre, block.stock,
-                                    stop=lambda: setup.time_left() <= 0 or rival_answered())
+                                    fewest, board, centre, block.stock, stop=stop)
             if verdict == "unknown":
                 return rival.result() if rival_answered() else "unknown"
-            while not rival.done():  # a stop sent before CP-SAT starts is lost: repeat it
+            while rival is not None and not rival.done():  # a stop sent before CP-SAT starts is lost: repeat it
                 for solver in solvers:
                     solver.StopSearch()
                 time.sleep(0.02)

@@ -12,7 +12,8 @@ from models.check import check_layout
 from models.rulesets import get_ruleset
 from solver import prove
 from models.stock import SupplyStock
-from solver.grow import _Grower, grow_block, growth_order, pipe_contents, supports, tank_bound_ports
+from solver.grow import (_Grower, grow_block, growth_order, pipe_contents, stranded_outputs, supports,
+                         tank_bound_ports)
 from solver.local import LocalProver, fewest_tanks, patch
 from solver.prove import fed_patterns
 from solver.static import solve_static
@@ -156,3 +157,30 @@ def test_growth_answers_the_same_from_every_start():
                                  FF, (CATALOG[m] for m in chain.machines)), lambda: False)
             assert grower.start(centre)
             assert ("found" if grower.search() else "refuted") == expected, (first, pipes)
+
+
+def test_a_full_memo_is_emptied_without_changing_the_answer(monkeypatch):
+    """Forgetting searched states only repeats work: the same verdicts with a memo of ten states."""
+    import solver.grow as grow
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    chain = next(b for b in _blocks(SET, 31) if b.machines == ("FF27", "FF28", "FF43"))
+    monkeypatch.setattr(grow, "MEMO_STATES", 10)
+    assert [_grow(chain, pipes, prover)[0] for pipes in (1, 2, 4)] == ["refuted", "refuted", "found"]
+
+
+def test_each_stranded_output_colour_needs_a_reservoir_of_its_own():
+    """FF42's blue output and FF30's red output have no taker when FF30.Na is fed: two reservoirs are
+    missing until one stands on FF42's blue network, and a reservoir serves only its network's colour."""
+    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
+               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
+    machines = ("FF28", "FF30", "FF42", "FF45")
+    assert [p.at for p in stranded_outputs(CATALOG, machines, pattern, "FF42")] == ["Nb"]
+    assert stranded_outputs(CATALOG, machines, pattern, "FF28") == []  # FF30.Na takes its green
+    board, centre = patch(FF.geometry, 4)
+    grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, 12, 6, board,
+                     SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
+    assert grower.start(centre)
+    assert grower.stranded_colours == ["blue", "red"] and grower._reservoirs_missing() == 2
+    faced = {grower.active[key].spec.at: grower.geometry.across(*key) for key in grower.active}
+    grower._place([faced["Nb"]], ("tank", "output", None), {}, 1)
+    assert grower._reservoirs_missing() == 1  # the red one

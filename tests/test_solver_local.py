@@ -139,7 +139,9 @@ def _components(layout) -> list[tuple[set[int], set[Cell]]]:
 def test_every_component_of_a_real_layout_fits_its_patch(machines):
     """The radius argument, checked on solver layouts: each component, at its own extra cost, fits around each machine."""
     board = load_boards(FF)["classic-A"]
-    layout = solve_static(FF, board, CATALOG, machines, time_limit=5, seed=1).layout
+    # 10 s, as in tests/test_solver_grow.py: a 5 s solve once failed here in a full run (not reproduced)
+    layout = solve_static(FF, board, CATALOG, machines, time_limit=10, seed=1).layout
+    assert layout is not None, f"the static solver found no layout of {machines} in 10 s"
     check = check_layout(layout)
     fed = {(c.machine, c.at) for c in check.score.chain_inputs}
     prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
