@@ -349,13 +349,14 @@ class _Grower:
                 ends.append((other, self.opposite[side]))
         return ends
 
-    def _hopeless(self, ends: list[tuple[Cell, str]], choices: list[list] | None) -> bool:
+    def _hopeless(self, ends: list[tuple[Cell, str]], choices: list[list] | None, reservoirs: int) -> bool:
         """The cost so far plus the fewest tiles still to come exceeds the limit.
 
         Still to come: a tile for every faced empty cell that no machine still to
         place can fill (a machine fills at most its own cells); a container for
         every colour a single-colour supplied input needs and an end-product
-        reservoir for every black output, not yet placed; and the tanks the
+        reservoir for every black output, not yet placed, and an output reservoir
+        for every stranded colour none serves (`reservoirs`); and the tanks the
         geometry-free relaxation says every layout of this block has
         (solver/bounds.py) beyond those placed. Each count alone bounds the
         rest, so the largest one does. A missing tank that no faced cell can
@@ -376,7 +377,7 @@ class _Grower:
         ends_missing = max(0, self.blacks - self.placed_tanks["end", None])
         if choices is not None:
             tiles += self._unfaced_tanks(choices, supplies, ends_missing)
-        kinds = len(supplies) + ends_missing + self._reservoirs_missing()
+        kinds = len(supplies) + ends_missing + reservoirs
         tanks = sum(self.placed_tanks.values())
         return self.cost + max(tiles, kinds, self.tanks_at_least - tanks) > self.limit
 
@@ -435,10 +436,12 @@ class _Grower:
             self.seen.clear()  # forgetting only costs repeated work; memory would otherwise run out
         self.seen.add(key)
         ends = self._open_ends()
-        if self._hopeless(ends, None) or (self._last is not None and not self._networks_possible(*self._last)):
+        reservoirs = self._reservoirs_missing()
+        if self._hopeless(ends, None, reservoirs) or (
+                self._last is not None and not self._networks_possible(*self._last)):
             return False
         choices = [self._options(cell, side) for cell, side in ends]
-        if self._hopeless(ends, choices):
+        if self._hopeless(ends, choices, reservoirs):
             return False
         if ends:
             return any(self._affordable(content, cost) and self._try(cells, content, openings, cost)
