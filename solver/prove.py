@@ -53,8 +53,12 @@ from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
 
-#: seconds for one pattern before it is split by a machine's position
-PATTERN_SECONDS = 3.0
+#: seconds for one pattern's board model before the blocks (then the position split) take it: presolve
+#: refutes what it can at once, and the blocks now answer small budgets in milliseconds (3 s before:
+#: `prove_bound` alone, classic-A FF09,FF27,FF28,FF43 from 34 proved 30 in 21.1 s, now 15.5 s;
+#: FF16,FF27,FF30,FF46 from 32 found and proved 31 in 13.7 s, now 10.5 s; FF11,FF12,FF18,FF21,FF47,FF55
+#: refutes 73 in 21 s either way)
+PATTERN_SECONDS = 1.0
 #: seconds for one (pattern, position) part; a part that needs more ends the proof
 PART_SECONDS = 15.0
 #: reach cuts (solver/reach.py) are stated for pipe budgets up to this; their clauses
