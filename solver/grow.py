@@ -390,8 +390,8 @@ class _Grower:
         the relaxation's: classic-A FF28,FF30,FF42,FF45, FF30 fed, two spare pipes:
         two in three states had two machines and no red reservoir yet.)
         """
-        if not self.stranded_colours:
-            return 0
+        if not self.placed_tanks["output", None]:
+            return len(self.stranded_colours)  # no reservoir yet: nothing to walk
         served: set[str] = set()
         seen: set = set()
         for cell, content in self.cells.items():
@@ -486,35 +486,36 @@ class _Grower:
         while stack:
             node = stack.pop()
             if node[0] == "tank":
-                cell = node[1]
-                net.add_tank(self.cells[cell][1], self.cells[cell][2])
-                reach = []
-                for side in self.geometry.sides:
-                    back = (self.geometry.across(cell, side), self.opposite[side])
-                    if back in self.active:
-                        reach.append(self._node_of(*back))
-            else:
-                if node[0] == "port":
-                    port = self.active[(node[1], node[2])]
-                    net.add_port(port, self.pattern.get((self.machines[port.machine], port.spec.at)))
-                    sides = [(node[1], node[2])]
-                else:
-                    sides = [(node[1], side) for side in self.cells[node[1]][1][node[2]]]
-                reach = []
-                for cell, side in sides:
-                    other = self.geometry.across(cell, side)
-                    content = self.cells.get(other)
-                    if content is None:
-                        continue
-                    if content[0] == "tank":
-                        reach.append(("tank", other))
-                    elif (other, self.opposite[side]) in self.active:
-                        reach.append(self._node_of(other, self.opposite[side]))
-            for other in reach:
+                net.add_tank(self.cells[node[1]][1], self.cells[node[1]][2])
+            elif node[0] == "port":
+                port = self.active[(node[1], node[2])]
+                net.add_port(port, self.pattern.get((self.machines[port.machine], port.spec.at)))
+            for other in self._linked(node):
                 if other not in seen:
                     seen.add(other)
                     stack.append(other)
         return net
+
+    def _linked(self, node: tuple) -> list[tuple]:
+        """The nodes joined to a node: openings that face a tank, or what a port's or pipe's openings meet."""
+        if node[0] == "tank":
+            backs = [(self.geometry.across(node[1], side), self.opposite[side]) for side in self.geometry.sides]
+            return [self._node_of(*back) for back in backs if back in self.active]
+        if node[0] == "port":
+            sides = [(node[1], node[2])]
+        else:
+            sides = [(node[1], side) for side in self.cells[node[1]][1][node[2]]]
+        out = []
+        for cell, side in sides:
+            other = self.geometry.across(cell, side)
+            content = self.cells.get(other)
+            if content is None:
+                continue
+            if content[0] == "tank":
+                out.append(("tank", other))
+            elif (other, self.opposite[side]) in self.active:
+                out.append(self._node_of(other, self.opposite[side]))
+        return out
 
     def _grow_from_tanks(self) -> bool:
         """A closed state grows further only through a tank: a port or pipe facing one (never a tank).
@@ -594,11 +595,17 @@ class _Grower:
         return True
 
 
+def _others_input_colours(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str,
+                          fed: bool) -> set[str]:
+    """Colours of the other machines' machine-fed inputs (`fed`) or supplied inputs (not `fed`)."""
+    return {c for m in machines if m != machine for p in catalog[m].inputs
+            if (pattern.get((m, p.at)) == 1) == fed for c in p.colors}
+
+
 def stranded_outputs(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str) -> list[PortSpec]:
     """A machine's outputs that no machine-fed input of the block can take: each ends at a reservoir
     (black ones at an end-product reservoir)."""
-    takers = {c for m in machines if m != machine for p in catalog[m].inputs
-              if pattern.get((m, p.at)) == 1 for c in p.colors}
+    takers = _others_input_colours(catalog, machines, pattern, machine, fed=True)
     return [p for p in catalog[machine].outputs if p.is_black or not set(p.colors) & takers]
 
 
@@ -611,8 +618,7 @@ def tank_bound_ports(catalog: Catalog, machines: tuple[str, ...], pattern: Patte
 
 def shared_supplies(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, machine: str) -> int:
     """How many of a machine's supplied inputs take a colour another machine of the block is supplied with."""
-    others = {c for m in machines if m != machine for p in catalog[m].inputs
-              if pattern.get((m, p.at)) != 1 for c in p.colors}
+    others = _others_input_colours(catalog, machines, pattern, machine, fed=False)
     return sum(pattern.get((machine, p.at)) != 1 and bool(set(p.colors) & others) for p in catalog[machine].inputs)
 
 
