@@ -184,3 +184,60 @@ def test_each_stranded_output_colour_needs_a_reservoir_of_its_own():
     faced = {grower.active[key].spec.at: grower.geometry.across(*key) for key in grower.active}
     grower._place([faced["Nb"]], ("tank", "output", None), {}, 1)
     assert grower._reservoirs_missing() == 1  # the red one
+
+
+def test_ports_that_must_join_laid_networks_count_the_pipes_they_need():
+    """Once FF42's blue and orange containers stand (one per colour), FF28's blue and orange inputs can only
+    join those networks. No placement of FF28 meets both containers, and one that meets one leaves the
+    other two pipes away, so growth needs two pipes beside the three tanks still missing."""
+    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
+               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
+    machines = ("FF28", "FF30", "FF42", "FF45")
+    board, centre = patch(FF.geometry, 4)
+    verdicts = {}
+    for limit in (7, 8):
+        grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, limit, 6, board,
+                         SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
+        assert grower.start(centre)
+        faced = {grower.active[key].spec.at: grower.geometry.across(*key) for key in grower.active}
+        for at, tank in (("W", ("supply", "blue")), ("Sa", ("supply", "orange")), ("Nb", ("output", None))):
+            grower._place([faced[at]], ("tank",) + tank, {}, 1)
+        forced = grower._forced_joins()
+        index, first = grower.machines.index("FF28"), grower.machines.index("FF42")
+        assert sorted(forced) == sorted([index, first])
+        assert [(p.at, target) for p, target in forced[index]] == [("W", ("supply", "blue")),
+                                                                   ("Sa", ("supply", "orange"))]
+        frontiers = {t: grower._frontier(starts) for t, starts in grower._targets(forced).items()}
+        assert grower._unreached(index, forced[index], frontiers) == (
+            2, {("supply", "blue"): 0, ("supply", "orange"): 0})
+        networks = {t: grower._walk(starts) for t, starts in grower._targets(forced).items()}
+        # FF42's own inputs stand on those networks: they need nothing more
+        assert grower._laid_needs(first, forced[first], networks, frontiers) == {
+            ("supply", "blue"): 0, ("supply", "orange"): 0}
+        verdicts[limit] = grower._joins_unaffordable(grower._reservoirs_missing())
+    # cost 3, three tanks missing (red and green containers, a red reservoir): 3 + 3 + 2 > 7, not > 8
+    assert verdicts == {7: True, 8: False}
+
+
+@pytest.mark.parametrize("gap,need", [(1, 1), (2, 2)])
+def test_a_standing_input_off_its_colours_only_container_needs_pipes_to_reach_it(gap, need):
+    """FF42's orange input faces an empty cell; the only orange container stands `gap` empty cells beyond
+    it in a straight line. One pipe between them joins them at gap 1; at gap 2 it takes two."""
+    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
+               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
+    machines = ("FF28", "FF30", "FF42", "FF45")
+    board, centre = patch(FF.geometry, 5)
+    grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, 20, 6, board,
+                     SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
+    assert grower.start(centre)
+    (cell, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
+    beyond = grower.geometry.across(cell, side)
+    for _ in range(gap):
+        beyond = grower.geometry.across(beyond, side)
+    grower._place([beyond], ("tank", "supply", "orange"), {}, 1)
+    forced = grower._forced_joins()
+    first = grower.machines.index("FF42")
+    assert [(p.at, t) for p, t in forced[first]] == [("Sa", ("supply", "orange"))]
+    networks = {t: grower._walk(starts) for t, starts in grower._targets(forced).items()}
+    frontiers = {t: grower._frontier(nodes) for t, nodes in networks.items()}
+    assert grower._laid_needs(first, forced[first], networks, frontiers) == {("supply", "orange"): need}
