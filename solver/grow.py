@@ -195,6 +195,7 @@ class _Grower:
                                         if not p.is_black and len(p.colors) == 1})
         # colours some supplied input can take from nothing else: each needs its own container
         self.needed_supplies = supplied_colours(catalog, machines, pattern)
+        self._join_candidates = self._joins_that_may_be_forced()
         self.supply_colours = sorted({c for m in machines for p in catalog[m].inputs
                                       if pattern.get((m, p.at)) != 1 for c in p.colors if c in ruleset.colors})
 
@@ -473,12 +474,14 @@ class _Grower:
         networks = {target: self._walk(starts) for target, starts in self._targets(forced).items()}
         frontiers = {target: self._frontier(nodes) for target, nodes in networks.items()}
         per_target: dict[tuple, int] = {}
-        for index, ports in forced.items():
+        # standing machines first: one walk per port, where a machine still to place tries placements
+        for index in sorted(forced, key=lambda i: i not in self.poses):
+            ports = forced[index]
             if index in self.poses:
                 needs = self._laid_needs(index, ports, networks, frontiers)
                 fewest = sum(needs.values())
             else:
-                fewest, needs = self._unreached(index, ports, frontiers)
+                fewest, needs = self._unreached(index, ports, frontiers, per_target, slack)
             for target, need in needs.items():
                 per_target[target] = max(per_target.get(target, 0), need)
             if fewest > slack or sum(per_target.values()) > slack:
@@ -494,23 +497,37 @@ class _Grower:
 
         - a supplied one-colour input whose colour has no container left in the
           stock: a network holding such a container ("supply", colour);
-        - a fed one-colour input whose every possible feeder stands, once the
-          output reservoirs are all laid: a network holding one of their outputs
-          ("fed", colour);
+        - a fed one-colour input whose every possible feeder stands: a network
+          holding one of their outputs ("fed", colour);
         - an output nothing in the block takes, once the output reservoirs are all
           laid: a network holding one ("reservoir", colour).
 
-        No new tank can join such a port to its network: containers of that
-        colour are used up, a container never meets a product nor a reservoir a
-        supply, end-product reservoirs take black only, and output reservoirs are
-        used up. (With reservoirs left, a new one beside a fed input and a
-        feeder's pipe would join them with no pipe at all.) So the tiles that
-        join it are pipes.
+        No new tank can join a supplied input or a stranded output to its
+        network: containers of that colour are used up, a container never meets
+        a product nor a reservoir a supply, end-product reservoirs take black
+        only, and output reservoirs are used up. So the tiles that join it are
+        pipes. A fed input is the exception while reservoirs are left: a new
+        one beside it and beside a feeder's network joins them with no pipe
+        (`_bridged`), but reservoirs never join each other, so one pipe fewer
+        is all it saves.
         """
         supplies = {c: n for (kind, c), n in self.placed_tanks.items() if kind == "supply" and n}
         exhausted = {c for c in supplies if not self.stock.room_for(supplies, c)}
         reservoirs_full = self.placed_tanks["output", None] >= self.ruleset.output_limit
         out: dict[int, list[tuple[PortSpec, tuple]]] = {}
+        for index, candidates in enumerate(self._join_candidates):
+            ports = [(spec, target) for spec, target, feeders in candidates
+                     if (target[1] in exhausted if target[0] == "supply" else
+                         reservoirs_full if target[0] == "reservoir" else
+                         all(i in self.poses for i in feeders))]
+            if ports:
+                out[index] = ports
+        return out
+
+    def _joins_that_may_be_forced(self) -> list[list[tuple[PortSpec, tuple, tuple[int, ...]]]]:
+        """Per machine, the ports `_forced_joins` may name, with their targets and (for fed inputs) the
+        machines that could feed them: what the block alone decides, worked out once."""
+        out = []
         for index, machine in enumerate(self.machines):
             ports = []
             for p in self.catalog[machine].inputs:
@@ -518,23 +535,21 @@ class _Grower:
                 if len(p.colors) != 1:
                     continue
                 colour = p.colors[0]
-                if fed == 0 and colour in exhausted:
-                    ports.append((p, ("supply", colour)))
-                elif fed == 1 and reservoirs_full and self._feeders_placed(index, colour):
-                    ports.append((p, ("fed", colour)))
-            if reservoirs_full:
-                ports += [(p, ("reservoir", p.colors[0]))
-                          for p in stranded_outputs(self.catalog, self.machines, self.pattern, machine)
-                          if not p.is_black and len(p.colors) == 1]
-            if ports:
-                out[index] = ports
+                feeders = tuple(i for i, m in enumerate(self.machines) if i != index and any(
+                    colour in q.colors and not q.is_black for q in self.catalog[m].outputs))
+                if fed == 0:
+                    ports.append((p, ("supply", colour), ()))
+                elif fed == 1 and feeders:
+                    ports.append((p, ("fed", colour), feeders))
+            ports += [(p, ("reservoir", p.colors[0]), ())
+                      for p in stranded_outputs(self.catalog, self.machines, self.pattern, machine)
+                      if not p.is_black and len(p.colors) == 1]
+            out.append(ports)
         return out
 
-    def _feeders_placed(self, index: int, colour: str) -> bool:
-        """Every other machine with an output of `colour` stands (and there is one)."""
-        feeders = [i for i, m in enumerate(self.machines) if i != index
-                   and any(colour in p.colors and not p.is_black for p in self.catalog[m].outputs)]
-        return bool(feeders) and all(i in self.poses for i in feeders)
+    def _bridged(self, target: tuple) -> bool:
+        """A new output reservoir could stand between a port and this target's network (see `_forced_joins`)."""
+        return target[0] == "fed" and self.placed_tanks["output", None] < self.ruleset.output_limit
 
     def _targets(self, forced: dict[int, list[tuple[PortSpec, tuple]]]) -> dict[tuple, list[tuple]]:
         """The network nodes each target's networks are walked from."""
@@ -599,12 +614,14 @@ class _Grower:
                 need = 0
             else:
                 own = {cell for cell, _ in self._frontier(self._walk([node]))}
-                need = UNREACHABLE if not own else 1 if own & {cell for cell, _ in frontiers[target]} else 2
+                need = UNREACHABLE if not own else (1 if own & {cell for cell, _ in frontiers[target]} else 2) \
+                    - self._bridged(target)
             needs[target] = max(needs.get(target, 0), need)
         return needs
 
     def _unreached(self, index: int, ports: list[tuple[PortSpec, tuple]],
-                   frontiers: dict[tuple, set[tuple[Cell, str]]]) -> tuple[int, dict[tuple, int]]:
+                   frontiers: dict[tuple, set[tuple[Cell, str]]], known: dict[tuple, int] | None = None,
+                   slack: int | None = None) -> tuple[int, dict[tuple, int]]:
         """The fewest pipes a placement of machine `index` needs to join `ports` to their targets, and
         for each target the fewest any placement needs.
 
@@ -613,19 +630,26 @@ class _Grower:
         a tile of another network (which needs a pipe of its own to join); two
         or more otherwise. A placement whose ports all need two may stand
         anywhere; any other puts a port on or beside a frontier, so only those are tried.
+        With `slack`, the scan stops once these counts, beside the targets' needs
+        `known` already, can no longer exceed it, and then claims nothing: (0, {}).
         """
         targets = {t for _, t in ports}
         cells_of = {t: {cell for cell, _ in frontiers[t]} for t in targets}
-        fewest, per_target = 2 * len(targets), dict.fromkeys(targets, 2)
+        far = {t: 2 - self._bridged(t) for t in targets}   # what a port off and away from a frontier needs
+        fewest, per_target = sum(far.values()), dict(far)
+        known = known or {}
         for placement in self._placements_near(index, ports, frontiers, cells_of):
+            if slack is not None and fewest <= slack and sum(
+                    max(known.get(t, 0), per_target.get(t, 0)) for t in known.keys() | targets) <= slack:
+                return 0, {}  # cannot tip the balance: claim nothing (the counts so far only bound it from above)
             at = {port.spec.at: key for key, port in placement.items()}
-            needs = dict.fromkeys(targets, 2)
+            needs = dict(far)
             for spec, target in ports:
                 cell, side = at[spec.at]
-                other = self.geometry.across(cell, side)
-                need = 0 if (cell, side) in frontiers[target] else \
-                    1 if other in cells_of[target] or other in self.cells else 2
-                needs[target] = min(needs[target], need)
+                if (cell, side) in frontiers[target]:
+                    needs[target] = 0
+                elif (other := self.geometry.across(cell, side)) in cells_of[target] or other in self.cells:
+                    needs[target] = min(needs[target], far[target] - 1)
             fewest = min(fewest, sum(needs.values()))
             for target, need in needs.items():
                 per_target[target] = min(per_target[target], need)
