@@ -241,3 +241,30 @@ def test_a_standing_input_off_its_colours_only_container_needs_pipes_to_reach_it
     networks = {t: grower._walk(starts) for t, starts in grower._targets(forced).items()}
     frontiers = {t: grower._frontier(nodes) for t, nodes in networks.items()}
     assert grower._laid_needs(first, forced[first], networks, frontiers) == {("supply", "orange"): need}
+
+
+def test_options_that_would_break_a_network_are_not_offered():
+    """A straight pipe out of FF42's orange input: the cell beyond it may hold the orange container but not
+    the blue one (the pipe end alone says nothing; the network it belongs to does), and the only machine
+    port that may stand there is FF28's orange input, supplied from the same container."""
+    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
+               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
+    machines = ("FF28", "FF30", "FF42", "FF45")
+    board, centre = patch(FF.geometry, 5)
+    grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, 20, 6, board,
+                     SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
+    assert grower.start(centre)
+    (cell, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
+    back = grower.geometry.opposite(side)
+    pipe_cell = grower.geometry.across(cell, side)
+    grower._place([pipe_cell], ("pipe", ((side, back),) if side < back else ((back, side),)),
+                  {(pipe_cell, side): None, (pipe_cell, back): None}, 1)
+    beyond = grower.geometry.across(pipe_cell, side)
+    options = grower._options(beyond, back)
+    tanks = {content[1:] for _, content, _, _ in options if content[0] == "tank"}
+    assert ("supply", "orange") in tanks and ("supply", "blue") not in tanks
+    assert ("output", None) not in tanks  # a reservoir needs an output, which may not meet a supplied input
+    # another machine's supplied orange input may share the container; an output (or a blue input) may not
+    ports = [(grower.machines[openings[(beyond, back)].machine], openings[(beyond, back)].spec.at)
+             for _, content, openings, _ in options if content[0] == "machine"]
+    assert sorted(set(ports)) == [("FF28", "Sa")]
