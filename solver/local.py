@@ -45,7 +45,9 @@ of 6 s, and three pipes were unknown after 60 s.
 """
 from __future__ import annotations
 
+import threading
 from collections import Counter, deque
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
@@ -147,6 +149,8 @@ class LocalProver:
     extras: dict[Block, _Extra] = field(default_factory=dict)
     _blocks: dict[tuple, Block | None] = field(default_factory=dict)
     _patches: dict[int, tuple[Board, Cell]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _asking: dict[tuple[Block, int], Future] = field(default_factory=dict)   # questions being asked now
 
     # -- which machines may share a component ---------------------------------------------
     def _colours(self, machine: str, pattern: Pattern) -> tuple[set[str], set[str], set[str]]:
@@ -236,14 +240,37 @@ class LocalProver:
         return self._patches[radius]
 
     def _raise(self, block: Block) -> str:
-        """Test the block at its current lower bound: raise it, fix it as exact, or 'unknown'."""
-        extra = self.extras.setdefault(block, _Extra())
-        board, centre = self._patch_for(block, extra.low)
-        verdict = self.solve_block(block, extra.low, board, centre)
-        if verdict == "refuted":
-            extra.low += 1
-        elif verdict == "found":
-            extra.exact = True
+        """Test the block at its current lower bound: raise it, fix it as exact, or 'unknown'.
+
+        Several fed patterns may be refuted at once (solver/prove.py), each in a
+        thread, and share blocks: a question another thread is already asking is
+        waited for, not asked again, and a bound moves only from the value it was
+        asked at (else two threads refuting the same budget would raise it twice).
+        """
+        with self._lock:
+            extra = self.extras.setdefault(block, _Extra())
+            low = extra.low
+            asked = self._asking.get((block, low))
+            mine = asked is None
+            if mine:
+                asked = self._asking[(block, low)] = Future()
+        if not mine:
+            return asked.result()
+        try:
+            board, centre = self._patch_for(block, low)
+            verdict = self.solve_block(block, low, board, centre)
+        except BaseException as error:
+            asked.set_exception(error)
+            raise
+        finally:
+            with self._lock:
+                del self._asking[(block, low)]
+        with self._lock:
+            if verdict == "refuted" and extra.low == low:
+                extra.low += 1
+            elif verdict == "found" and extra.low == low:
+                extra.exact = True
+        asked.set_result(verdict)
         return verdict
 
     def refute(self, machines: list[str], pattern: Pattern, target: int) -> str:

@@ -32,8 +32,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ortools.sat.python import cp_model
@@ -48,6 +48,7 @@ from models.stock import SupplyStock
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
 from .grow import grow_block, supports
+from .grow_pool import GrowthPool
 from .local import Block, BlockSolver, LocalProver, fewest_tanks
 from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import Pattern, add_reach_cuts
@@ -70,8 +71,6 @@ MAX_INPUTS = 14
 #: split it replaces is slower still (classic-A FF09,FF27,FF28,FF43: two pipes 6 s against 164 parts in
 #: 140 s; three pipes 318 s against over 600 s)
 LOCAL_SECONDS = math.inf
-#: seconds growth works alone on a block before CP-SAT's patch model races it (solver/prove.py `_block_solver`)
-RIVAL_DELAY = 2.0
 
 
 @dataclass(frozen=True)
@@ -99,18 +98,33 @@ class _Setup:
     interrupt: Interrupt | None
     local: LocalProver | None = None
     stock: SupplyStock | None = None   # a block's supply stock (solver/local.py); None: its machines'
+    decided: bool = False              # a target's answer is known: the patterns still running may stop
+    threads: int = 1                   # fed patterns whose blocks are solved side by side
+    pattern_bounds: dict = field(default_factory=dict)   # `fed_patterns` keeps its relaxations here
 
     def time_left(self) -> float:
-        if self.interrupt is not None and self.interrupt.flag:
+        if self.decided or (self.interrupt is not None and self.interrupt.flag):
             return 0.0
         return self.deadline - time.monotonic()
 
 
-def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int) -> list[FedPattern] | None:
-    """Every fed pattern whose geometry-free bound reaches `target`; None if there are too many inputs."""
+#: what the relaxation says of one fed pattern: (its bound with pipes, without them), or None when the
+#: pattern is infeasible or its relaxation was not solved (`value is None` then tells which)
+_PatternBounds = dict[tuple[int, ...], tuple[int | None, int | None] | None]
+
+
+def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int,
+                 known: _PatternBounds | None = None) -> list[FedPattern] | None:
+    """Every fed pattern whose geometry-free bound reaches `target`; None if there are too many inputs.
+
+    `known` keeps each pattern's relaxation between calls: the prover asks for
+    one target after another, and a pattern's bounds do not depend on it
+    (classic-A FF11,FF12,FF18,FF21,FF47,FF55: 1911 relaxations, 14.6 s, for each target).
+    """
     inputs = [(m, p.at, p.amount or 0) for m in ids for p in catalog[m].inputs]
     if len(inputs) > MAX_INPUTS:
         return None
+    known = {} if known is None else known
     income = sum(catalog[m].income for m in ids)
     found: list[FedPattern] = []
     for bits in itertools.product((0, 1), repeat=len(inputs)):
@@ -118,17 +132,22 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
         if income + chain < target:
             continue  # cannot pay for even the free layout
         pattern = {(m, at): b for (m, at, _), b in zip(inputs, bits)}
-        bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0)
-        if bound.infeasible:
+        if bits not in known:
+            bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0)
+            known[bits] = None if bound.infeasible else (bound.value, None)
+        if known[bits] is None:
             continue
-        if bound.value is None:
+        value, tanks_only = known[bits]
+        if value is None:
             return None  # the relaxation was not solved: nothing can be skipped safely
-        if bound.value >= target:
-            tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
-                                        count_pipes=False)
-            if tanks_only.value is None:
-                return None
-            found.append(FedPattern(pattern, tanks_only.value))
+        if value >= target:
+            if tanks_only is None:
+                tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
+                                            count_pipes=False).value
+                if tanks_only is None:
+                    return None
+                known[bits] = (value, tanks_only)
+            found.append(FedPattern(pattern, tanks_only))
     return found
 
 
@@ -197,7 +216,7 @@ def _split_machine(built: StaticModel, setup: _Setup) -> str:
 
 def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tuple[str, Layout | None]:
     """'refuted' when no layout scores `target`, 'found' with such a layout, else 'unknown'."""
-    patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target)
+    patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target, setup.pattern_bounds)
     if patterns is None:
         return "unknown", None
     models = [_pattern_model(setup, pattern, target) for pattern in patterns]
@@ -205,17 +224,34 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
     for built, (verdict, values) in zip(models, first):
         if verdict == "found":
             return "found", _layout(built, values, setup.diagonal)
-    for built, pattern, (verdict, _) in zip(models, patterns, first):
-        if verdict == "refuted":
-            continue
-        if setup.local is not None and setup.local.refute(setup.ids, pattern.fed, target) == "refuted":
-            continue
-        verdict, values = _split(setup, built, pool)
-        if verdict == "found":
-            return "found", _layout(built, values, setup.diagonal)
-        if verdict == "unknown":
-            return "unknown", None
+    left = [(built, pattern) for built, pattern, (verdict, _) in zip(models, patterns, first) if verdict != "refuted"]
+    if not left:
+        return "refuted", None
+    # the patterns left are independent questions: `setup.threads` of them at once, each on its own
+    # growth worker; the first that is not refuted decides, and the others stop
+    with ThreadPoolExecutor(max_workers=max(1, setup.threads)) as patterns_pool:
+        futures = {patterns_pool.submit(_refute_pattern, setup, built, pattern, target, pool): built
+                   for built, pattern in left}
+        for future in as_completed(futures):
+            verdict, values = future.result()
+            if verdict != "refuted":
+                setup.decided = True
+                for other in futures:
+                    other.cancel()
+                if verdict == "found":
+                    return "found", _layout(futures[future], values, setup.diagonal)
+                return "unknown", None
     return "refuted", None
+
+
+def _refute_pattern(setup: _Setup, built: StaticModel, pattern: FedPattern, target: int,
+                    pool: ThreadPoolExecutor) -> tuple[str, list[int] | None]:
+    """One pattern that survived its board model: by blocks on open patches, else by the position split."""
+    if setup.time_left() <= 0:
+        return "unknown", None
+    if setup.local is not None and setup.local.refute(setup.ids, pattern.fed, target) == "refuted":
+        return "refuted", None
+    return _split(setup, built, pool)
 
 
 def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple[str, list[int] | None]:
@@ -253,48 +289,28 @@ def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre:
     return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
 
 
-def _block_solver(setup: _Setup, workers: int) -> BlockSolver:
+def _block_solver(setup: _Setup, workers: int, growth: GrowthPool | None = None) -> BlockSolver:
     """Solve one block of solver/local.py on its patch, its first machine at the centre in its first rotation.
 
-    Two exact methods race, one core each, and the first answer wins: growth
-    (solver/grow.py) enumerates the block's components, CP-SAT solves the patch
-    model. Neither dominates: on classic-A FF27,FF28,FF43 with three spare pipes
-    growth refutes in 16.5 s where CP-SAT took 318 s, but blocks that need many
-    tanks (FF28,FF30,FF42,FF45: seven) grow slowly. CP-SAT joins only after
-    RIVAL_DELAY: most blocks grow in well under a second, and building the
-    patch model (seconds of Python, which slow growth too) cost more than the
-    answer: that block at 0 and 1 spare pipes took 2.2 s and 4.1 s in the race
-    and grows alone in 0.1 s and 0.2 s. Rulesets growth does not cover get
-    CP-SAT alone, on every core.
+    Growth (solver/grow.py) answers, in the worker processes of `growth` when
+    given (solver/grow_pool.py), else here. CP-SAT's patch model used to race it
+    on the second core; growth now answers the blocks that race was for (the
+    four-machine block of classic-A FF28,FF30,FF42,FF45 at four spare pipes:
+    CP-SAT never finished, growth takes about 60 s), and building that model in
+    this process slowed growth down, so the second core grows another block
+    instead. Rulesets growth does not cover get CP-SAT alone, on every core.
     """
+    def stop() -> bool:
+        return setup.time_left() <= 0
+
     def solve(block: Block, pipes: int, board: Board, centre: Cell) -> str:
         if not supports(setup.ruleset, setup.diagonal):
             return patch_verdict(setup, block, pipes, board, centre, workers)
-        solvers: list[cp_model.CpSolver] = []
-        started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            rival: Future | None = None
-
-            def rival_answered() -> bool:
-                return rival is not None and rival.done() and rival.exception() is None \
-                    and rival.result() != "unknown"
-
-            def stop() -> bool:
-                nonlocal rival
-                if rival is None and time.monotonic() - started > RIVAL_DELAY:
-                    rival = pool.submit(patch_verdict, setup, block, pipes, board, centre, 1, solvers.append)
-                return setup.time_left() <= 0 or rival_answered()
-
-            fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
-            verdict, _ = grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern, fewest + pipes,
-                                    fewest, board, centre, block.stock, stop=stop)
-            if verdict == "unknown":
-                return rival.result() if rival_answered() else "unknown"
-            while rival is not None and not rival.done():  # a stop sent before CP-SAT starts is lost: repeat it
-                for solver in solvers:
-                    solver.StopSearch()
-                time.sleep(0.02)
-            return verdict
+        if growth is not None:
+            return growth.verdict(setup.ruleset, setup.catalog, block, pipes, board, centre, setup.deadline, stop)
+        fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
+        return grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern, fewest + pipes, fewest,
+                          board, centre, block.stock, stop=stop)[0]
     return solve
 
 
@@ -312,18 +328,24 @@ def prove_bound(
 
     `on_bound` hears each new proved bound (a proof can take minutes; the user sees it move).
     """
-    setup = _Setup(ruleset, board, catalog, list(ids), diagonal, fixed, deadline, interrupt)
+    setup = _Setup(ruleset, board, catalog, list(ids), diagonal, fixed, deadline, interrupt,
+                   threads=max(1, threads))
+    growth = GrowthPool(threads) if fixed is None and supports(ruleset, diagonal) else None
     if fixed is None:  # a fixed part ties the layout to the real board: no open patches
-        setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads), diagonal)
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for target in range(bound, best, -1):
-            if setup.time_left() <= 0:  # out of time (or Ctrl-C): not even a refutation that needs no solve
-                return ProofOutcome(target, None, False)
-            verdict, layout = _refute_target(setup, target, pool)
-            if verdict == "found":
-                return ProofOutcome(target, layout, True)
-            if verdict == "unknown":
-                return ProofOutcome(target, None, False)
-            if on_bound is not None:
-                on_bound(target - 1)
-    return ProofOutcome(best, None, True)
+        setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads, growth), diagonal)
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+            for target in range(bound, best, -1):
+                if setup.time_left() <= 0:  # out of time (or Ctrl-C): not even a refutation that needs no solve
+                    return ProofOutcome(target, None, False)
+                verdict, layout = _refute_target(setup, target, pool)
+                if verdict == "found":
+                    return ProofOutcome(target, layout, True)
+                if verdict == "unknown":
+                    return ProofOutcome(target, None, False)
+                if on_bound is not None:
+                    on_bound(target - 1)
+        return ProofOutcome(best, None, True)
+    finally:
+        if growth is not None:
+            growth.close()

@@ -156,3 +156,29 @@ def test_every_component_of_a_real_layout_fits_its_patch(machines):
         for i in group:
             reach = ball(FF.geometry, layout.machines[i].cell, radius)
             assert cells <= set(reach), f"{ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
+
+
+def test_two_threads_asking_the_same_block_solve_it_once_and_raise_it_once():
+    """Fed patterns are refuted side by side (solver/prove.py) and share blocks: a block asked at the
+    same budget by two threads is solved once, and its bound rises by one, not two."""
+    import threading
+    calls = []
+    started = threading.Event()
+
+    def slow(block, pipes, board, centre) -> str:
+        calls.append((block.machines, pipes))
+        started.set()
+        time.sleep(0.3)
+        return "refuted"
+
+    prover = LocalProver(FF, CATALOG, slow)
+    block = prover._block(["FF27", "FF28", "FF43"], PATTERN)
+    answers = []
+    first = threading.Thread(target=lambda: answers.append(prover._raise(block)))
+    first.start()
+    started.wait(5)
+    answers.append(prover._raise(block))  # asked while the first thread's solve runs
+    first.join()
+    assert answers == ["refuted", "refuted"]
+    assert calls == [(block.machines, 0)]
+    assert prover.extras[block].low == 1

@@ -74,3 +74,16 @@ def test_a_split_stops_at_the_first_part_that_finds_a_layout(monkeypatch):
     positions = len(built.vars.by_machine[prove._split_machine(built, setup)])
     assert 3 <= len(calls) <= 6 < positions
 
+
+
+def test_fed_patterns_keep_their_relaxations_between_targets(monkeypatch):
+    """The prover asks one target after another; a pattern's relaxation is solved once, not per target."""
+    known: dict = {}
+    first = fed_patterns(FF, CATALOG, SET, OPTIMUM - 5, known)
+    higher = fed_patterns(FF, CATALOG, SET, RELAXED)
+    assert first and higher and len(higher) < len(first)
+    calls = []
+    monkeypatch.setattr(prove, "topology_bound", lambda *a, **k: calls.append(1))
+    assert fed_patterns(FF, CATALOG, SET, OPTIMUM - 5, known) == first
+    assert fed_patterns(FF, CATALOG, SET, RELAXED, known) == higher
+    assert calls == []

@@ -1,0 +1,105 @@
+"""Growth on every core: block solves (solver/grow.py) in worker processes.
+
+Growth is pure Python, so threads share one core (the GIL). The prover asks
+many independent block questions, one or more per fed pattern that survives its
+board model (classic-A FF11,FF12,FF18,FF21,FF47,FF55 refuting 71: fourteen
+six-machine blocks of 11-62 s each), so worker processes answer them side by
+side. Before this, CP-SAT's patch model raced growth on the second core; since
+growth learnt to count the pipes forced joins need, it rarely answered first,
+and building that model in the prover's own process slowed growth down.
+
+Workers start in the background; until one is ready, blocks grow in the
+caller's process, so small proofs pay nothing for the pool. A stop (time up, Ctrl-C, a proof decided) is one shared
+event: every worker's search ends at its next check with 'unknown'.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Callable
+
+from models.board import Board
+from models.catalog import Catalog
+from models.geometry import Cell
+from models.rulesets import Ruleset
+
+from .grow import grow_block
+from .local import Block, fewest_tanks
+
+#: seconds between looks at the caller's stop condition while a worker grows a block
+POLL_SECONDS = 0.05
+#: how workers start: a fork is ready at once and needs no importable main module (a spawned worker
+#: imports for about a second and re-runs the caller's main script). The pool is made when a proof
+#: starts, when the process runs only its main thread (the CLI, measured), so forking is safe.
+_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+
+_stop_event = None  # the worker's copy of the pool's stop event (set by `_start_worker`)
+
+
+def _start_worker(event) -> None:
+    """Ctrl-C is the parent's to handle: it sets the event, which every worker watches."""
+    global _stop_event
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop_event = event
+
+
+def _ready() -> bool:
+    return True
+
+
+def _grow_verdict(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
+                  deadline: float) -> str:
+    """One block at `pipes` spare pipes, in a worker: 'found', 'refuted' or 'unknown'."""
+    fewest = fewest_tanks(ruleset, catalog, block)
+
+    def stop() -> bool:
+        return time.monotonic() > deadline or (_stop_event is not None and _stop_event.is_set())
+
+    verdict, _ = grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
+                            centre, block.stock, stop=stop)
+    return verdict
+
+
+class GrowthPool:
+    """Worker processes that grow blocks; a context manager (the workers end with it)."""
+
+    def __init__(self, workers: int) -> None:
+        context = multiprocessing.get_context(_START_METHOD)
+        self._event = context.Event()
+        self._pool = ProcessPoolExecutor(max(1, workers), mp_context=context, initializer=_start_worker,
+                                         initargs=(self._event,))
+        self._warm: list[Future] = [self._pool.submit(_ready) for _ in range(max(1, workers))]
+
+    def __enter__(self) -> GrowthPool:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop every worker's search and let the workers end (not waited for: a quick proof stays quick)."""
+        self._event.set()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def ready(self) -> bool:
+        """A worker has started (before that, growing in the caller is faster than waiting for it)."""
+        return any(future.done() for future in self._warm)
+
+    def verdict(self, ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
+                deadline: float, should_stop: Callable[[], bool]) -> str:
+        """Grow one block, in a worker once one is ready, else here; `should_stop()` ends it as 'unknown'."""
+        if not self.ready():
+            fewest = fewest_tanks(ruleset, catalog, block)
+            return grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
+                              centre, block.stock, stop=should_stop)[0]
+        future = self._pool.submit(_grow_verdict, ruleset, catalog, block, pipes, board, centre, deadline)
+        while True:
+            try:
+                return future.result(timeout=POLL_SECONDS)
+            except TimeoutError:
+                if should_stop():
+                    self._event.set()  # every worker stops: a stop ends the whole proof
+                    future.cancel()
+                    return "unknown"
