@@ -33,9 +33,10 @@ and now takes about 6 s (the big block at 0, 1 and 2 pipes). A budget of three
 (radius 10, 221 cells) is refuted in 318 s, which proves that set's best
 layout (30) optimal; the position split had not finished it in 600 s.
 
-How a block is solved is the caller's choice (`BlockSolver`): the prover races
-CP-SAT on the patch against growth (solver/grow.py), which refutes that
-three-pipe block in 16.5 s.
+How a block is solved is the caller's choice (`BlockSolver`): the prover grows
+it (solver/grow.py, in worker processes: solver/grow_pool.py), which refutes that
+three-pipe block in seconds. Several patterns may be refuted at once, one thread
+each, sharing what is known of their blocks (`_raise`).
 
 Tried and dropped: centring a *cell* instead of a machine. A spanning tree of
 the block's N cells has a centre within ceil((N - 1) / 2) of all of them, which

@@ -12,8 +12,8 @@ question and each part becomes easy:
    score >= T. Presolve refutes most of them at once.
 3. A pattern that survives a short solve is first tried by blocks on open
    patches (solver/local.py: each possible component of the layout alone, one
-   machine centred, one solve per pipe count, by growth (solver/grow.py) and
-   CP-SAT racing each other); if they do not refute it, it is
+   machine centred, one solve per pipe count, by growth (solver/grow.py) in
+   worker processes, patterns side by side); if they do not refute it, it is
    split once more, on the position of one machine; each part is refuted by
    presolve in about a second.
 

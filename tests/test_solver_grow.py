@@ -22,6 +22,19 @@ from tests.test_solver_local import _components
 FF = get_ruleset("factory-fun")
 CATALOG = load_catalog(FF)
 SET = ["FF09", "FF27", "FF28", "FF43"]
+#: classic-A FF28,FF30,FF42,FF45 with FF30's green input fed, every other input supplied
+FOUR = ("FF28", "FF30", "FF42", "FF45")
+FF30_FED = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
+            ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
+
+
+def _started(limit: int, radius: int) -> _Grower:
+    """Growth of that block (six tanks at least), its first machine (FF42) laid at the patch centre."""
+    board, centre = patch(FF.geometry, radius)
+    grower = _Grower(FF, CATALOG, growth_order(CATALOG, FOUR, FF30_FED), FF30_FED, limit, 6, board,
+                     SupplyStock.of(FF, (CATALOG[m] for m in FOUR)), lambda: False)
+    assert grower.start(centre)
+    return grower
 
 
 def _grow(block, pipes: int, prover: LocalProver, stop=lambda: False):
@@ -134,9 +147,7 @@ def test_growth_never_refutes_a_component_of_a_real_layout(machines, finds):
 def test_growth_starts_from_the_machine_most_bound_to_tanks():
     """FF42's three ports all end at tanks (two supplied inputs, a blue output nothing in the block takes);
     FF28 feeds FF30, so only two of its ports do."""
-    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
-               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
-    machines = ("FF28", "FF30", "FF42", "FF45")
+    pattern, machines = FF30_FED, FOUR
     assert [tank_bound_ports(CATALOG, machines, pattern, m) for m in machines] == [2, 2, 3, 2]
     assert growth_order(CATALOG, machines, pattern) == ("FF42", "FF28", "FF30", "FF45")
     # fed by FF27, FF43's orange output still has a taker: FF28.Sa
@@ -171,15 +182,10 @@ def test_a_full_memo_is_emptied_without_changing_the_answer(monkeypatch):
 def test_each_stranded_output_colour_needs_a_reservoir_of_its_own():
     """FF42's blue output and FF30's red output have no taker when FF30.Na is fed: two reservoirs are
     missing until one stands on FF42's blue network, and a reservoir serves only its network's colour."""
-    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
-               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
-    machines = ("FF28", "FF30", "FF42", "FF45")
+    pattern, machines = FF30_FED, FOUR
     assert [p.at for p in stranded_outputs(CATALOG, machines, pattern, "FF42")] == ["Nb"]
     assert stranded_outputs(CATALOG, machines, pattern, "FF28") == []  # FF30.Na takes its green
-    board, centre = patch(FF.geometry, 4)
-    grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, 12, 6, board,
-                     SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
-    assert grower.start(centre)
+    grower = _started(12, 4)
     assert grower.stranded_colours == ["blue", "red"] and grower._reservoirs_missing() == 2
     faced = {grower.active[key].spec.at: grower.geometry.across(*key) for key in grower.active}
     grower._place([faced["Nb"]], ("tank", "output", None), {}, 1)
@@ -190,15 +196,9 @@ def test_ports_that_must_join_laid_networks_count_the_pipes_they_need():
     """Once FF42's blue and orange containers stand (one per colour), FF28's blue and orange inputs can only
     join those networks. No placement of FF28 meets both containers, and one that meets one leaves the
     other two pipes away, so growth needs two pipes beside the three tanks still missing."""
-    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
-               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
-    machines = ("FF28", "FF30", "FF42", "FF45")
-    board, centre = patch(FF.geometry, 4)
     verdicts = {}
     for limit in (7, 8):
-        grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, limit, 6, board,
-                         SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
-        assert grower.start(centre)
+        grower = _started(limit, 4)
         faced = {grower.active[key].spec.at: grower.geometry.across(*key) for key in grower.active}
         for at, tank in (("W", ("supply", "blue")), ("Sa", ("supply", "orange")), ("Nb", ("output", None))):
             grower._place([faced[at]], ("tank",) + tank, {}, 1)
@@ -223,13 +223,7 @@ def test_ports_that_must_join_laid_networks_count_the_pipes_they_need():
 def test_a_standing_input_off_its_colours_only_container_needs_pipes_to_reach_it(gap, need):
     """FF42's orange input faces an empty cell; the only orange container stands `gap` empty cells beyond
     it in a straight line. One pipe between them joins them at gap 1; at gap 2 it takes two."""
-    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
-               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
-    machines = ("FF28", "FF30", "FF42", "FF45")
-    board, centre = patch(FF.geometry, 5)
-    grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, 20, 6, board,
-                     SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
-    assert grower.start(centre)
+    grower = _started(20, 5)
     (cell, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
     beyond = grower.geometry.across(cell, side)
     for _ in range(gap):
@@ -247,13 +241,7 @@ def test_options_that_would_break_a_network_are_not_offered():
     """A straight pipe out of FF42's orange input: the cell beyond it may hold the orange container but not
     the blue one (the pipe end alone says nothing; the network it belongs to does), and the only machine
     port that may stand there is FF28's orange input, supplied from the same container."""
-    pattern = {("FF28", "W"): 0, ("FF28", "Sa"): 0, ("FF30", "Na"): 1, ("FF30", "Sa"): 0,
-               ("FF42", "W"): 0, ("FF42", "Sa"): 0, ("FF45", "W"): 0, ("FF45", "Na"): 0}
-    machines = ("FF28", "FF30", "FF42", "FF45")
-    board, centre = patch(FF.geometry, 5)
-    grower = _Grower(FF, CATALOG, growth_order(CATALOG, machines, pattern), pattern, 20, 6, board,
-                     SupplyStock.of(FF, (CATALOG[m] for m in machines)), lambda: False)
-    assert grower.start(centre)
+    grower = _started(20, 5)
     (cell, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
     back = grower.geometry.opposite(side)
     pipe_cell = grower.geometry.across(cell, side)
