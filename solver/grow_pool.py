@@ -30,10 +30,11 @@ from .local import Block, fewest_tanks
 
 #: seconds between looks at the caller's stop condition while a worker grows a block
 POLL_SECONDS = 0.05
-#: how workers start: a fork is ready at once and needs no importable main module (a spawned worker
-#: imports for about a second and re-runs the caller's main script). The pool is made when a proof
-#: starts, when the process runs only its main thread (the CLI, measured), so forking is safe.
-_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+#: how workers start. Not a fork of the solver's process: CP-SAT's own (C++) threads may hold a lock
+#: at that moment, and a forked worker then hangs (seen: a 300 s solve whose proof never moved while
+#: the same proof alone took seconds). A fork server is a clean process started once, which imports
+#: growth once; workers forked from it start at once. Elsewhere workers are spawned.
+_START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 _stop_event = None  # the worker's copy of the pool's stop event (set by `_start_worker`)
 
@@ -67,10 +68,20 @@ class GrowthPool:
 
     def __init__(self, workers: int) -> None:
         context = multiprocessing.get_context(_START_METHOD)
+        if _START_METHOD == "forkserver":
+            context.set_forkserver_preload(["solver.grow_pool"])
         self._event = context.Event()
         self._pool = ProcessPoolExecutor(max(1, workers), mp_context=context, initializer=_start_worker,
                                          initargs=(self._event,))
         self._warm: list[Future] = [self._pool.submit(_ready) for _ in range(max(1, workers))]
+
+    @classmethod
+    def start(cls, workers: int) -> GrowthPool | None:
+        """A pool, or None where worker processes cannot start (then blocks grow in the caller)."""
+        try:
+            return cls(workers)
+        except OSError:
+            return None
 
     def __enter__(self) -> GrowthPool:
         return self

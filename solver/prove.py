@@ -330,7 +330,7 @@ def prove_bound(
     """
     setup = _Setup(ruleset, board, catalog, list(ids), diagonal, fixed, deadline, interrupt,
                    threads=max(1, threads))
-    growth = GrowthPool(threads) if fixed is None and supports(ruleset, diagonal) else None
+    growth = GrowthPool.start(threads) if fixed is None and supports(ruleset, diagonal) else None
     if fixed is None:  # a fixed part ties the layout to the real board: no open patches
         setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads, growth), diagonal)
     try:
