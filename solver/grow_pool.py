@@ -23,6 +23,7 @@ from typing import Callable
 from models.board import Board
 from models.catalog import Catalog
 from models.geometry import Cell
+from models.layout import Layout
 from models.rulesets import Ruleset
 
 from .grow import grow_block
@@ -51,16 +52,15 @@ def _ready() -> bool:
 
 
 def _grow_verdict(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
-                  deadline: float) -> str:
-    """One block at `pipes` spare pipes, in a worker: 'found', 'refuted' or 'unknown'."""
+                  deadline: float) -> tuple[str, Layout | None]:
+    """One block at `pipes` spare pipes, in a worker: 'found' (with the component), 'refuted' or 'unknown'."""
     fewest = fewest_tanks(ruleset, catalog, block)
 
     def stop() -> bool:
         return time.monotonic() > deadline or (_stop_event is not None and _stop_event.is_set())
 
-    verdict, _ = grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
-                            centre, block.stock, stop=stop)
-    return verdict
+    return grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
+                      centre, block.stock, stop=stop)
 
 
 class GrowthPool:
@@ -99,12 +99,15 @@ class GrowthPool:
         return any(future.done() for future in self._warm)
 
     def verdict(self, ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
-                deadline: float, should_stop: Callable[[], bool]) -> str:
-        """Grow one block, in a worker once one is ready, else here; `should_stop()` ends it as 'unknown'."""
+                deadline: float, should_stop: Callable[[], bool]) -> tuple[str, Layout | None]:
+        """Grow one block, in a worker once one is ready, else here; `should_stop()` ends it as 'unknown'.
+
+        As `grow_block`: the verdict, with the component when it is 'found'.
+        """
         if not self.ready():
             fewest = fewest_tanks(ruleset, catalog, block)
             return grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
-                              centre, block.stock, stop=should_stop)[0]
+                              centre, block.stock, stop=should_stop)
         future = self._pool.submit(_grow_verdict, ruleset, catalog, block, pipes, board, centre, deadline)
         while True:
             try:
@@ -113,4 +116,4 @@ class GrowthPool:
                 if should_stop():
                     self._event.set()  # every worker stops: a stop ends the whole proof
                     future.cancel()
-                    return "unknown"
+                    return "unknown", None

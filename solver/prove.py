@@ -48,6 +48,7 @@ from models.stock import SupplyStock
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
 from .grow import grow_block, supports
+from .embed import embed
 from .grow_pool import GrowthPool
 from .local import Block, BlockSolver, LocalProver, fewest_tanks
 from .model import StaticModel, build_static_model, fix_to_layout
@@ -101,6 +102,7 @@ class _Setup:
     decided: bool = False              # a target's answer is known: the patterns still running may stop
     threads: int = 1                   # fed patterns whose blocks are solved side by side
     pattern_bounds: dict = field(default_factory=dict)   # `fed_patterns` keeps its relaxations here
+    grown: dict = field(default_factory=dict)   # (machines, fed) -> the last component growth found
 
     def time_left(self) -> float:
         if self.decided or (self.interrupt is not None and self.interrupt.flag):
@@ -239,19 +241,31 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
                 for other in futures:
                     other.cancel()
                 if verdict == "found":
-                    return "found", _layout(futures[future], values, setup.diagonal)
+                    return "found", values
                 return "unknown", None
     return "refuted", None
 
 
 def _refute_pattern(setup: _Setup, built: StaticModel, pattern: FedPattern, target: int,
-                    pool: ThreadPoolExecutor) -> tuple[str, list[int] | None]:
-    """One pattern that survived its board model: by blocks on open patches, else by the position split."""
+                    pool: ThreadPoolExecutor) -> tuple[str, Layout | None]:
+    """One pattern that survived its board model: by blocks on open patches, else by the position split.
+
+    When the blocks leave the target open and growth has built one component of
+    every machine reaching it, that component moved onto the board (`embed`) is
+    the layout, and no split is needed."""
     if setup.time_left() <= 0:
         return "unknown", None
-    if setup.local is not None and setup.local.refute(setup.ids, pattern.fed, target) == "refuted":
-        return "refuted", None
-    return _split(setup, built, pool)
+    if setup.local is not None:
+        verdict = setup.local.refute(setup.ids, pattern.fed, target)
+        if verdict == "refuted":
+            return "refuted", None
+        if verdict == "open":  # every machine in one grown component may already reach the target
+            component = setup.grown.get((tuple(sorted(setup.ids)), tuple(sorted(pattern.fed.items()))))
+            placed = embed(component, setup.board, target) if component is not None else None
+            if placed is not None:
+                return "found", placed
+    verdict, values = _split(setup, built, pool)
+    return verdict, (_layout(built, values, setup.diagonal) if verdict == "found" else None)
 
 
 def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple[str, list[int] | None]:
@@ -307,10 +321,15 @@ def _block_solver(setup: _Setup, workers: int, growth: GrowthPool | None = None)
         if not supports(setup.ruleset, setup.diagonal):
             return patch_verdict(setup, block, pipes, board, centre, workers)
         if growth is not None:
-            return growth.verdict(setup.ruleset, setup.catalog, block, pipes, board, centre, setup.deadline, stop)
-        fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
-        return grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern, fewest + pipes, fewest,
-                          board, centre, block.stock, stop=stop)[0]
+            verdict, component = growth.verdict(setup.ruleset, setup.catalog, block, pipes, board, centre,
+                                                setup.deadline, stop)
+        else:
+            fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
+            verdict, component = grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern,
+                                            fewest + pipes, fewest, board, centre, block.stock, stop=stop)
+        if component is not None:
+            setup.grown[block.machines, block.fed] = component  # `_refute_pattern` may move it onto the board
+        return verdict
     return solve
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 
 from models.catalog import load_catalog
+from models.check import check_layout
 from models.rulesets import get_ruleset
 from solver.grow_pool import GrowthPool
 from solver.local import LocalProver, fewest_tanks
@@ -34,9 +35,12 @@ def test_a_worker_gives_the_verdicts_growth_gives_here():
         for pipes in (1, 2, 4):
             board, centre = prover._patch_for(chain, pipes)
             here = grow_block(FF, CATALOG, chain.machines, chain.pattern, fewest + pipes, fewest, board, centre)[0]
-            there = pool.verdict(FF, CATALOG, chain, pipes, board, centre, time.monotonic() + 60, lambda: False)
+            there, component = pool.verdict(FF, CATALOG, chain, pipes, board, centre, time.monotonic() + 60,
+                                            lambda: False)
             assert there == here, pipes
+            assert (component is not None) == (there == "found")
         assert [here, there] == ["found", "found"]  # at four spare pipes the chain closes
+        assert check_layout(component).legal  # the component came back from the worker whole
 
 
 def test_a_stop_ends_a_worker_search_as_unknown_at_once():
@@ -48,5 +52,5 @@ def test_a_stop_ends_a_worker_search_as_unknown_at_once():
         began = time.monotonic()
         verdict = pool.verdict(FF, CATALOG, chain, 3, board, centre, time.monotonic() + 60,
                                lambda: time.monotonic() - began > 0.2)
-        assert verdict == "unknown"
+        assert verdict == ("unknown", None)
         assert time.monotonic() - began < 2.0
