@@ -496,8 +496,8 @@ class _Grower:
             fillable -= bare
         unplaced = len(self.machines) - len(self.poses)
         tiles = len(bare) + max(0, len(fillable) - self.shape.cell_count * unplaced)
-        supplies = [c for c in self.needed_supplies if self.placed_tanks["supply", c] == 0]
-        ends_missing = max(0, self.blacks - self.placed_tanks["end", None])
+        supplies = self._supplies_missing()
+        ends_missing = self._ends_missing()
         if choices is not None:
             tiles += self._unfaced_tanks(choices, supplies, ends_missing)
         kinds = len(supplies) + ends_missing + reservoirs
@@ -526,11 +526,11 @@ class _Grower:
         return sum(c not in served for c in self.stranded_colours)
 
     def _joins_unaffordable(self, reservoirs: int) -> bool:
-        """The tanks still missing plus the pipes that ports of machines still to place need to reach
-        the networks they must join exceed the limit.
+        """The tanks still missing plus the pipes that ports need to reach the networks they must join
+        exceed the limit.
 
-        Some ports of a machine still to place can only join a network laid
-        already (`_forced_joins`). Such a port faces the network's opening or
+        Some ports, of machines standing or still to place, can only join a
+        network laid already (`_forced_joins`). Such a port faces the network's opening or
         tank directly, or it faces a new pipe of that network; pipes of
         different networks are different tiles, and none of them is a tank. So
         a machine whose every placement leaves its targets k pipes away needs
@@ -546,7 +546,7 @@ class _Grower:
         constant-factor changes beside it); at four, 683 s before and 60 s after.
         """
         tanks = sum(self.placed_tanks.values())
-        kinds = len(self._supplies_missing()) + reservoirs + max(0, self.blacks - self.placed_tanks["end", None])
+        kinds = len(self._supplies_missing()) + self._ends_missing() + reservoirs
         slack = self.limit - self.cost - max(kinds, self.tanks_at_least - tanks)
         forced = self._forced_joins()
         if not forced:
@@ -569,7 +569,12 @@ class _Grower:
         return False
 
     def _supplies_missing(self) -> list[str]:
+        """Colours some supplied input needs a container of and none stands yet."""
         return [c for c in self.needed_supplies if self.placed_tanks["supply", c] == 0]
+
+    def _ends_missing(self) -> int:
+        """End-product reservoirs still missing: one per black output."""
+        return max(0, self.blacks - self.placed_tanks["end", None])
 
     def _forced_joins(self) -> dict[int, list[tuple[PortSpec, tuple]]]:
         """For each machine, its ports that can only join a network laid already (for a machine that
