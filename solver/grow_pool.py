@@ -51,16 +51,21 @@ def _ready() -> bool:
     return True
 
 
+def grow_spare(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
+               stop: Callable[[], bool]) -> tuple[str, Layout | None]:
+    """`grow_block` for a block of solver/local.py allowed its fewest tanks and `pipes` spare pipes."""
+    fewest = fewest_tanks(ruleset, catalog, block)
+    return grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
+                      centre, block.stock, stop=stop)
+
+
 def _grow_verdict(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
                   deadline: float) -> tuple[str, Layout | None]:
     """One block at `pipes` spare pipes, in a worker: 'found' (with the component), 'refuted' or 'unknown'."""
-    fewest = fewest_tanks(ruleset, catalog, block)
-
     def stop() -> bool:
         return time.monotonic() > deadline or (_stop_event is not None and _stop_event.is_set())
 
-    return grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
-                      centre, block.stock, stop=stop)
+    return grow_spare(ruleset, catalog, block, pipes, board, centre, stop)
 
 
 class GrowthPool:
@@ -105,9 +110,7 @@ class GrowthPool:
         As `grow_block`: the verdict, with the component when it is 'found'.
         """
         if not self.ready():
-            fewest = fewest_tanks(ruleset, catalog, block)
-            return grow_block(ruleset, catalog, block.machines, block.pattern, fewest + pipes, fewest, board,
-                              centre, block.stock, stop=should_stop)
+            return grow_spare(ruleset, catalog, block, pipes, board, centre, should_stop)
         future = self._pool.submit(_grow_verdict, ruleset, catalog, block, pipes, board, centre, deadline)
         while True:
             try:

@@ -47,10 +47,10 @@ from models.stock import SupplyStock
 
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
-from .grow import grow_block, supports
+from .grow import supports
 from .embed import embed
-from .grow_pool import GrowthPool
-from .local import Block, BlockSolver, LocalProver, fewest_tanks
+from .grow_pool import GrowthPool, grow_spare
+from .local import Block, BlockSolver, LocalProver
 from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
@@ -232,17 +232,15 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
     # the patterns left are independent questions: `setup.threads` of them at once, each on its own
     # growth worker; the first that is not refuted decides, and the others stop
     with ThreadPoolExecutor(max_workers=max(1, setup.threads)) as patterns_pool:
-        futures = {patterns_pool.submit(_refute_pattern, setup, built, pattern, target, pool): built
-                   for built, pattern in left}
+        futures = [patterns_pool.submit(_refute_pattern, setup, built, pattern, target, pool)
+                   for built, pattern in left]
         for future in as_completed(futures):
-            verdict, values = future.result()
+            verdict, layout = future.result()
             if verdict != "refuted":
                 setup.decided = True
                 for other in futures:
                     other.cancel()
-                if verdict == "found":
-                    return "found", values
-                return "unknown", None
+                return verdict, layout   # 'found' with its layout, or 'unknown' with none
     return "refuted", None
 
 
@@ -324,9 +322,7 @@ def _block_solver(setup: _Setup, workers: int, growth: GrowthPool | None = None)
             verdict, component = growth.verdict(setup.ruleset, setup.catalog, block, pipes, board, centre,
                                                 setup.deadline, stop)
         else:
-            fewest = fewest_tanks(setup.ruleset, setup.catalog, block)
-            verdict, component = grow_block(setup.ruleset, setup.catalog, block.machines, block.pattern,
-                                            fewest + pipes, fewest, board, centre, block.stock, stop=stop)
+            verdict, component = grow_spare(setup.ruleset, setup.catalog, block, pipes, board, centre, stop)
         if component is not None:
             setup.grown[block.machines, block.fed] = component  # `_refute_pattern` may move it onto the board
         return verdict
