@@ -194,10 +194,13 @@ class _Grower:
         self.opposite = {side: self.geometry.opposite(side) for side in self.geometry.sides}
         self._parts: dict[tuple[int, Cell, int], _Part] = {}
         self._anchor_cache: dict[tuple[str, Cell, str], list[tuple[int, Cell]]] = {}
+        self._machines_cache: dict[tuple[Cell, str], list[tuple[int, Cell, int, _Part]]] = {}
         self._pipe_cache: dict[tuple[Cell, frozenset[str]], dict[tuple[Cell, str], None]] = {}
         self._tanks_version = 0   # changes whenever a tank is laid or taken up
         self._version = 0         # changes whenever any tile is laid or taken up
         self._nets: list[_Net] = []              # the state's networks walked so far (`_net_of`) ...
+        self._net_nodes: list[set[tuple]] = []   # ... their nodes ...
+        self._net_frontiers: dict[int, set[tuple[Cell, str]]] = {}   # ... the frontiers asked for ...
         self._net_index: dict[tuple, int] = {}   # ... and which of them each walked node is in
         self._nets_version = -1
         self._kinds_cache: tuple[int, list] = (-1, [])
@@ -242,9 +245,9 @@ class _Grower:
         What the board alone decides is worked out once per placement
         (`_machine_parts`): this test ran 600 000 times in a 40 s search.
         """
-        if not part.playable or any(cell in self.cells for cell in part.cells):
+        if not part.playable or not self.cells.keys().isdisjoint(part.cells):
             return False
-        if self.sealed and any(key in self.sealed for key in part.ports):
+        if self.sealed and not self.sealed.isdisjoint(part.ports):
             return False
         for other, back, mine in part.faces:
             if mine is _WALL:
@@ -314,14 +317,9 @@ class _Grower:
     def _options(self, cell: Cell, side: str) -> list[tuple[list[Cell], Content, dict, int]]:
         """Every tile that can stand in `cell` with an opening on `side` (or as a tank) and fits."""
         out = []
-        for index in range(len(self.machines)):
-            if index in self.poses:
-                continue
-            for spec in self.catalog[self.machines[index]].ports:
-                for steps, anchor in self._anchors(spec, cell, side):
-                    part = self._machine_parts(index, anchor, steps)
-                    if self._fits(part) and self._machine_joins_possible(part):
-                        out.append((part.cells, ("machine", index, anchor, steps), part.ports, 0))
+        for index, anchor, steps, part in self._machines_at(cell, side):
+            if index not in self.poses and self._fits(part) and self._machine_joins_possible(part):
+                out.append((part.cells, ("machine", index, anchor, steps), part.ports, 0))
         facing, forbidden = self._surroundings(cell)
         faced = [self._node_of(self.geometry.across(cell, s), self.opposite[s]) for s in facing]
         for kind, colour in self._tank_kinds_now():
@@ -335,6 +333,17 @@ class _Grower:
                 out.append(([cell], ("pipe", groups), self._pipe_openings(cell, used), len(groups)))
         return out
 
+    def _machines_at(self, cell: Cell, side: str) -> list[tuple[int, Cell, int, _Part]]:
+        """Every placement of every machine with a port on `cell` facing `side`, worked out once."""
+        key = (cell, side)
+        found = self._machines_cache.get(key)
+        if found is None:
+            found = self._machines_cache[key] = [
+                (index, anchor, steps, self._machine_parts(index, anchor, steps))
+                for index, machine in enumerate(self.machines) for spec in self.catalog[machine].ports
+                for steps, anchor in self._anchors(spec, cell, side)]
+        return found
+
     # -- networks a new tile would join, judged before the tile is laid ------------------------
     def _net_of(self, node: tuple) -> tuple[int, _Net]:
         """The network holding `node` in the current state (walked once per state, then looked up).
@@ -342,17 +351,32 @@ class _Grower:
         Three children in five used to be laid only to find a network they broke
         (classic-A FF11,FF12,FF18,FF21,FF47,FF55, a six-machine block: 58 000 of
         91 000 nodes); judging the merged networks first saves building them.
+        Every other question about a state's networks (its reservoirs, the
+        networks forced joins must reach, their frontiers) reads the same cache:
+        before, they walked the networks again, 900 000 walks in a 160 s search.
         """
         if self._nets_version != self._version:
-            self._nets, self._net_index, self._nets_version = [], {}, self._version
+            self._nets, self._net_nodes, self._net_index = [], [], {}
+            self._net_frontiers, self._nets_version = {}, self._version
         index = self._net_index.get(node)
         if index is None:
             seen: set = set()
             index = len(self._nets)
             self._nets.append(self._network_from(node, seen))
+            self._net_nodes.append(seen)
             for other in seen:
                 self._net_index[other] = index
         return index, self._nets[index]
+
+    def _net_indices(self, starts: list[tuple]) -> list[int]:
+        """The networks holding `starts`, each once."""
+        return list(dict.fromkeys(self._net_of(start)[0] for start in starts))
+
+    def _net_frontier(self, index: int) -> set[tuple[Cell, str]]:
+        frontier = self._net_frontiers.get(index)
+        if frontier is None:
+            frontier = self._net_frontiers[index] = self._frontier(self._net_nodes[index])
+        return frontier
 
     def _merge_possible(self, nodes: list[tuple], ports: list[_Port] = (),
                         tank: tuple[str, str | None] | None = None) -> bool:
@@ -490,12 +514,13 @@ class _Grower:
         fillable, bare = set(), set()
         if choices is None:  # cheap first look: any faced cell might take a machine
             fillable = {cell for cell, _ in ends}
+            coverable = self.shape.cell_count * (len(self.machines) - len(self.poses))
         else:
             for (cell, _), options in zip(ends, choices):
                 (fillable if any(o[1][0] == "machine" for o in options) else bare).add(cell)
             fillable -= bare
-        unplaced = len(self.machines) - len(self.poses)
-        tiles = len(bare) + max(0, len(fillable) - self.shape.cell_count * unplaced)
+            coverable = self._coverable(ends, choices, fillable)
+        tiles = len(bare) + max(0, len(fillable) - coverable)
         supplies = self._supplies_missing()
         ends_missing = self._ends_missing()
         if choices is not None:
@@ -503,6 +528,30 @@ class _Grower:
         kinds = len(supplies) + ends_missing + reservoirs
         tanks = sum(self.placed_tanks.values())
         return self.cost + max(tiles, kinds, self.tanks_at_least - tanks) > self.limit
+
+    @staticmethod
+    def _coverable(ends: list[tuple[Cell, str]], choices: list[list], fillable: set[Cell]) -> int:
+        """The most faced cells the machines still to place can fill: each machine stands once, and
+        covers at most the faced cells of its best fitting placement.
+
+        A placement covers a faced cell only if it is offered at every end facing
+        it (its wall there would face an opening), and a machine's final
+        placement fits the state now, so it is among the options. Counting every
+        machine as two cells kept six-machine blocks open with three faced cells
+        and two machines that could each fill only one (classic-A
+        FF11,FF12,FF18,FF21,FF47,FF55: two in five expanded states stood at the
+        cost limit with machines still to place).
+        """
+        covers: dict[tuple, set[Cell]] = {}
+        for (cell, _), options in zip(ends, choices):
+            if cell in fillable:
+                for option in options:
+                    if option[1][0] == "machine":
+                        covers.setdefault(option[1][1:], set()).add(cell)
+        best: dict[int, int] = {}
+        for (index, *_), cells in covers.items():
+            best[index] = max(best.get(index, 0), len(cells))
+        return sum(best.values())
 
     def _reservoirs_missing(self) -> int:
         """Stranded output colours that no output reservoir laid so far can serve.
@@ -516,13 +565,13 @@ class _Grower:
         if not self.placed_tanks["output", None]:
             return len(self.stranded_colours)  # no reservoir yet: nothing to walk
         served: set[str] = set()
-        seen: set = set()
-        for cell, content in self.cells.items():
-            if content[0] == "tank" and content[1] == "output" and ("tank", cell) not in seen:
-                colours = self._network_from(("tank", cell), seen).colours
-                if colours is None:
-                    return 0  # a reservoir no port colours yet could serve any colour
-                served |= colours
+        tanks = [("tank", cell) for cell, content in self.cells.items()
+                 if content[0] == "tank" and content[1] == "output"]
+        for index in self._net_indices(tanks):
+            colours = self._nets[index].colours
+            if colours is None:
+                return 0  # a reservoir no port colours yet could serve any colour
+            served |= colours
         return sum(c not in served for c in self.stranded_colours)
 
     def _joins_unaffordable(self, reservoirs: int) -> bool:
@@ -551,8 +600,7 @@ class _Grower:
         forced = self._forced_joins()
         if not forced:
             return False
-        networks = {target: self._walk(starts) for target, starts in self._targets(forced).items()}
-        frontiers = {target: self._frontier(nodes) for target, nodes in networks.items()}
+        networks, frontiers = self._target_networks(forced)
         per_target: dict[tuple, int] = {}
         # standing machines first: one walk per port, where a machine still to place tries placements
         for index in sorted(forced, key=lambda i: i not in self.poses):
@@ -646,7 +694,7 @@ class _Grower:
             if content[1] == "supply" and ("supply", content[2]) in wanted:
                 starts["supply", content[2]].append(("tank", cell))
             elif content[1] == "output":
-                colours = self._network_from(("tank", cell), set()).colours
+                colours = self._net_of(("tank", cell))[1].colours
                 for kind, colour in wanted:
                     if kind == "reservoir" and (colours is None or colour in colours):
                         starts[kind, colour].append(("tank", cell))
@@ -657,13 +705,13 @@ class _Grower:
                         starts["fed", colour].append(("port", cell, side))
         return starts
 
-    def _walk(self, starts: list[tuple]) -> set[tuple]:
-        """The nodes of the networks holding `starts`."""
-        nodes: set = set()
-        for start in starts:
-            if start not in nodes:
-                self._network_from(start, nodes)
-        return nodes
+    def _target_networks(self, forced: dict[int, list[tuple[PortSpec, tuple]]],
+                         ) -> tuple[dict[tuple, list[int]], dict[tuple, set[tuple[Cell, str]]]]:
+        """For each target of `forced`, the networks (`_net_of` indices) that hold one, and their frontier."""
+        networks = {target: self._net_indices(starts) for target, starts in self._targets(forced).items()}
+        frontiers = {target: set().union(*(self._net_frontier(i) for i in indices))
+                     for target, indices in networks.items()}
+        return networks, frontiers
 
     def _frontier(self, nodes: set[tuple]) -> set[tuple[Cell, str]]:
         """(empty cell, side) where a port would meet the network of `nodes`: facing one of its
@@ -682,7 +730,7 @@ class _Grower:
                     out.add((other, self.opposite[side]))
         return out
 
-    def _laid_needs(self, index: int, ports: list[tuple[PortSpec, tuple]], networks: dict[tuple, set],
+    def _laid_needs(self, index: int, ports: list[tuple[PortSpec, tuple]], networks: dict[tuple, list[int]],
                     frontiers: dict[tuple, set[tuple[Cell, str]]]) -> dict[tuple, int]:
         """For each target of a standing machine's `ports`, the fewest pipes that join them to it.
 
@@ -694,11 +742,11 @@ class _Grower:
         at = {port.spec.at: key for key, port in self._machine_parts(index, *self.poses[index]).ports.items()}
         needs: dict[tuple, int] = {}
         for spec, target in ports:
-            node = ("port",) + at[spec.at]
-            if node in networks[target]:
+            own_net = self._net_of(("port",) + at[spec.at])[0]
+            if own_net in networks[target]:
                 need = 0
             else:
-                own = {cell for cell, _ in self._frontier(self._walk([node]))}
+                own = {cell for cell, _ in self._net_frontier(own_net)}
                 need = UNREACHABLE if not own else (1 if own & {cell for cell, _ in frontiers[target]} else 2) \
                     - self._bridged(target)
             needs[target] = max(needs.get(target, 0), need)
@@ -822,11 +870,7 @@ class _Grower:
             starts = [("tank", cells[0])]
         else:
             starts = [self._node_of(cell, side) for cell, side in openings]
-        seen: set = set()
-        for start in starts:
-            if start not in seen and not self._network_from(start, seen).possible():
-                return False
-        return True
+        return all(self._nets[index].possible() for index in self._net_indices(starts))
 
     def _node_of(self, cell: Cell, side: str) -> tuple:
         """The network node an opening belongs to: a port, or one pipe group of a cell."""

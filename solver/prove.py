@@ -8,14 +8,21 @@ question and each part becomes easy:
 1. A *fed pattern* says which printed inputs are machine-fed. It fixes the chain
    bonus, and the geometry-free relaxation (solver/bounds.py) bounds each
    pattern's score; only patterns whose bound reaches T are left (a handful).
-2. Each such pattern is a feasibility model: the full model, the pattern fixed,
-   score >= T. Presolve refutes most of them at once.
-3. A pattern that survives a short solve is first tried by blocks on open
-   patches (solver/local.py: each possible component of the layout alone, one
-   machine centred, one solve per pipe count, by growth (solver/grow.py) in
-   worker processes, patterns side by side); if they do not refute it, it is
-   split once more, on the position of one machine; each part is refuted by
-   presolve in about a second.
+2. Each pattern goes to blocks on open patches (solver/local.py: each possible
+   component of the layout alone, one machine centred, one solve per pipe
+   count, by growth (solver/grow.py) in worker processes, patterns side by
+   side, the slowest so far first). A pattern whose blocks' extra costs, known
+   from earlier targets, already refute it costs nothing.
+3. A pattern the blocks leave open is a feasibility model: the full model, the
+   pattern fixed, score >= T (the board may forbid what open ground allows:
+   presolve often refutes it at once); if a short solve does not settle it, it
+   is split on the position of one machine, and each part is refuted by
+   presolve in about a second. (Where growth does not apply, the
+   Funner's hex tanks, every pattern's model gets a short solve first, and the
+   blocks are CP-SAT patch models.) Building every pattern's model and solving
+   it for a second first, as before growth, cost classic-A
+   FF11,FF12,FF18,FF21,FF47,FF55 about 11 s a target, and refuted nothing the
+   blocks did not refute in milliseconds at budgets of one pipe or more.
 
 If every part is refuted, no layout scores T, so the bound drops to T - 1 and
 the next T is tried; a part that has a solution is a layout scoring at least T,
@@ -55,7 +62,8 @@ from .model import StaticModel, build_static_model, fix_to_layout
 from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
 
-#: seconds for one pattern's board model before the blocks (then the position split) take it: presolve
+#: seconds for one pattern's board model before the blocks (then the position split) take it, where
+#: blocks do not grow (with growth, the blocks come first): presolve
 #: refutes what it can at once, and the blocks now answer small budgets in milliseconds (3 s before:
 #: `prove_bound` alone, classic-A FF09,FF27,FF28,FF43 from 34 proved 30 in 21.1 s, now 15.5 s;
 #: FF16,FF27,FF30,FF46 from 32 found and proved 31 in 13.7 s, now 10.5 s; FF11,FF12,FF18,FF21,FF47,FF55
@@ -101,6 +109,9 @@ class _Setup:
     stock: SupplyStock | None = None   # a block's supply stock (solver/local.py); None: its machines'
     decided: bool = False              # a target's answer is known: the patterns still running may stop
     threads: int = 1                   # fed patterns whose blocks are solved side by side
+    #: blocks grow (solver/grow.py): they answer small pipe budgets in milliseconds, so patterns go to
+    #: them first, and a board model is built only for a pattern they leave open
+    grows: bool = False
     pattern_bounds: dict = field(default_factory=dict)   # `fed_patterns` keeps its relaxations here
     grown: dict = field(default_factory=dict)   # (machines, fed) -> the last component growth found
 
@@ -221,17 +232,26 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
     patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target, setup.pattern_bounds)
     if patterns is None:
         return "unknown", None
-    models = [_pattern_model(setup, pattern, target) for pattern in patterns]
-    first = list(pool.map(lambda built: _solve_part(setup, built, None, PATTERN_SECONDS), models))
-    for built, (verdict, values) in zip(models, first):
-        if verdict == "found":
-            return "found", _layout(built, values, setup.diagonal)
-    left = [(built, pattern) for built, pattern, (verdict, _) in zip(models, patterns, first) if verdict != "refuted"]
+    if setup.local is not None:
+        patterns = [p for p in patterns if not setup.local.refuted_by_known(setup.ids, p.fed, target)]
+        patterns.sort(key=lambda p: -setup.local.effort(setup.ids, p.fed))
+    if setup.grows:
+        left: list[tuple[StaticModel | None, FedPattern]] = [(None, pattern) for pattern in patterns]
+    else:
+        models = [_pattern_model(setup, pattern, target) for pattern in patterns]
+        first = list(pool.map(lambda built: _solve_part(setup, built, None, PATTERN_SECONDS), models))
+        for built, (verdict, values) in zip(models, first):
+            if verdict == "found":
+                return "found", _layout(built, values, setup.diagonal)
+        left = [(built, pattern) for built, pattern, (verdict, _) in zip(models, patterns, first)
+                if verdict != "refuted"]
     if not left:
         return "refuted", None
-    # the patterns left are independent questions: `setup.threads` of them at once, each on its own
-    # growth worker; the first that is not refuted decides, and the others stop
-    with ThreadPoolExecutor(max_workers=max(1, setup.threads)) as patterns_pool:
+    # the patterns left are independent questions, several at once; with growth, twice as many as
+    # there are workers, so that a worker never waits for a pattern thread to ask its next block;
+    # the first that is not refuted decides, and the others stop
+    threads = max(1, setup.threads) * (2 if setup.grows else 1)
+    with ThreadPoolExecutor(max_workers=threads) as patterns_pool:
         futures = [patterns_pool.submit(_refute_pattern, setup, built, pattern, target, pool)
                    for built, pattern in left]
         for future in as_completed(futures):
@@ -244,9 +264,10 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
     return "refuted", None
 
 
-def _refute_pattern(setup: _Setup, built: StaticModel, pattern: FedPattern, target: int,
+def _refute_pattern(setup: _Setup, built: StaticModel | None, pattern: FedPattern, target: int,
                     pool: ThreadPoolExecutor) -> tuple[str, Layout | None]:
-    """One pattern that survived its board model: by blocks on open patches, else by the position split.
+    """One pattern: by blocks on open patches, else by the position split of its board model (`built`,
+    made here when not given).
 
     When the blocks leave the target open and growth has built one component of
     every machine reaching it, that component moved onto the board (`embed`) is
@@ -262,6 +283,13 @@ def _refute_pattern(setup: _Setup, built: StaticModel, pattern: FedPattern, targ
             placed = embed(component, setup.board, target) if component is not None else None
             if placed is not None:
                 return "found", placed
+    if setup.time_left() <= 0:
+        return "unknown", None
+    if built is None:  # the blocks came first: the board model's short solve, as for every pattern without growth
+        built = _pattern_model(setup, pattern, target)
+        verdict, values = _solve_part(setup, built, None, PATTERN_SECONDS)
+        if verdict != "unknown":
+            return verdict, (_layout(built, values, setup.diagonal) if verdict == "found" else None)
     verdict, values = _split(setup, built, pool)
     return verdict, (_layout(built, values, setup.diagonal) if verdict == "found" else None)
 
@@ -348,6 +376,7 @@ def prove_bound(
     growth = GrowthPool.start(threads) if fixed is None and supports(ruleset, diagonal) else None
     if fixed is None:  # a fixed part ties the layout to the real board: no open patches
         setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads, growth), diagonal)
+        setup.grows = supports(ruleset, diagonal)
     try:
         with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
             for target in range(bound, best, -1):

@@ -54,6 +54,10 @@ MAIN_SHARE = 0.2
 #: The sketches and ruin-and-recreate moves before it stop on the same stall (classic-A n6/s0: best 70
 #: at 0.4 s, then 120 s of sketches and moves before the prover could start)
 STALL = (3.0, 0.05)
+#: the phases after the sketches (ruin-and-recreate moves, CP-SAT from the best) stop on this share of
+#: that stall, at least STALL[0]: each waited the whole stall again, and classic-A n6/s0 at 300 s
+#: (best 70 at 1.1 s) handed over at 46 s and missed its proof by about 20 s
+LATER_STALL_SHARE = 1 / 3
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
 
@@ -183,15 +187,16 @@ def solve_static(
         sketch_best: float | None = None
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
-        phase_start = time.monotonic()
+        later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
+        phase_start, phase_stall = time.monotonic(), stall
 
         def stalled() -> bool:
-            """Ctrl-C, or (when the prover may follow) no better sketch for `stall` seconds of this phase."""
+            """Ctrl-C, or (when the prover may follow) no better sketch for `phase_stall` seconds of this phase."""
             if interrupt.flag:
                 return True
             if stall is None or sketch_best is None:  # no layout yet: keep sketching
                 return False
-            return time.monotonic() - max(phase_start, start + sketch_best) >= stall
+            return time.monotonic() - max(phase_start, start + sketch_best) >= phase_stall
 
         if start_layout is None and use_construction:
             def sketched(score: int) -> None:
@@ -206,7 +211,7 @@ def solve_static(
                                        first_within=SKETCH_GIVE_UP, on_better=sketched, stop=stalled)
             sketch_start = start_layout
             if start_layout is not None and objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY:
-                phase_start = time.monotonic()
+                phase_start, phase_stall = time.monotonic(), later_stall
                 start_layout = improve(start_layout, min(IMPROVE[0] * time_limit, IMPROVE[1]), seed=seed,
                                        on_better=lambda _, score: sketched(score), stop=stalled)
         if start_layout is None and use_construction:
@@ -239,7 +244,7 @@ def solve_static(
                         ids, must_place, fixed)
         share = MAIN_SHARE if provable else 1.0
         _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
-                presolve, log, interrupt, stall=stall)
+                presolve, log, interrupt, stall=later_stall)
         if track.infeasible:
             if track.best is not None:
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")

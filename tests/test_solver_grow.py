@@ -207,10 +207,9 @@ def test_ports_that_must_join_laid_networks_count_the_pipes_they_need():
         assert sorted(forced) == sorted([index, first])
         assert [(p.at, target) for p, target in forced[index]] == [("W", ("supply", "blue")),
                                                                    ("Sa", ("supply", "orange"))]
-        frontiers = {t: grower._frontier(starts) for t, starts in grower._targets(forced).items()}
+        networks, frontiers = grower._target_networks(forced)
         assert grower._unreached(index, forced[index], frontiers) == (
             2, {("supply", "blue"): 0, ("supply", "orange"): 0})
-        networks = {t: grower._walk(starts) for t, starts in grower._targets(forced).items()}
         # FF42's own inputs stand on those networks: they need nothing more
         assert grower._laid_needs(first, forced[first], networks, frontiers) == {
             ("supply", "blue"): 0, ("supply", "orange"): 0}
@@ -232,8 +231,7 @@ def test_a_standing_input_off_its_colours_only_container_needs_pipes_to_reach_it
     forced = grower._forced_joins()
     first = grower.machines.index("FF42")
     assert [(p.at, t) for p, t in forced[first]] == [("Sa", ("supply", "orange"))]
-    networks = {t: grower._walk(starts) for t, starts in grower._targets(forced).items()}
-    frontiers = {t: grower._frontier(nodes) for t, nodes in networks.items()}
+    networks, frontiers = grower._target_networks(forced)
     assert grower._laid_needs(first, forced[first], networks, frontiers) == {("supply", "orange"): need}
 
 

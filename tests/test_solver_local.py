@@ -70,6 +70,38 @@ def test_extra_costs_are_raised_one_point_at_a_time_and_kept_between_targets():
     assert len(calls) == len(set(calls))  # nothing is solved twice
 
 
+def test_known_extra_costs_refute_a_pattern_without_solving_a_block():
+    """The prover skips a pattern's board model when the blocks' extra costs known already refute it."""
+    calls = []
+
+    def fake(block, pipes, board, centre) -> str:
+        calls.append(pipes)
+        return "refuted" if len(block.machines) > 1 and pipes < 2 else "found"
+
+    prover = LocalProver(FF, CATALOG, fake)
+    total = sum(b.relaxed for b in prover.partitions(SET, PATTERN)[0])
+    assert prover.refuted_by_known(SET, PATTERN, total + 1)   # above the relaxation: nothing to know
+    assert not prover.refuted_by_known(SET, PATTERN, total)    # nothing is known yet
+    assert prover.refute(SET, PATTERN, total - 1) == "refuted"
+    solved = len(calls)
+    assert prover.refuted_by_known(SET, PATTERN, total - 1)
+    assert not prover.refuted_by_known(SET, PATTERN, total - 2)   # the big block may still cost 2
+    assert len(calls) == solved
+
+
+def test_a_patterns_effort_is_its_slowest_block_so_far():
+    """The prover starts the patterns whose blocks were slowest first; nothing solved: no effort."""
+    def slow(block, pipes, board, centre) -> str:
+        time.sleep(0.05 if len(block.machines) > 1 else 0.0)
+        return "refuted" if len(block.machines) > 1 and pipes < 1 else "found"
+
+    prover = LocalProver(FF, CATALOG, slow)
+    assert prover.effort(SET, PATTERN) == 0.0
+    total = sum(b.relaxed for b in prover.partitions(SET, PATTERN)[0])
+    prover.refute(SET, PATTERN, total)
+    assert 0.05 <= prover.effort(SET, PATTERN) < 1.0
+
+
 def test_machines_supplied_with_one_colour_stand_in_one_component():
     """Components never share a container: with one blue container, FF25 and FF41 (both supplied blue)
     are one component; FF33 (blue +) brings a second, and then two components may each hold one."""

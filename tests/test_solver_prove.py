@@ -87,3 +87,19 @@ def test_fed_patterns_keep_their_relaxations_between_targets(monkeypatch):
     assert fed_patterns(FF, CATALOG, SET, OPTIMUM - 5, known) == first
     assert fed_patterns(FF, CATALOG, SET, RELAXED, known) == higher
     assert calls == []
+
+
+def test_with_growth_patterns_the_blocks_settle_get_no_board_model(monkeypatch):
+    """Blocks grow first; a pattern's board model is built only when they leave it open and the grown
+    component does not fit the board. Here they refute every target above the optimum, and the
+    optimum's component moves onto the board: no board model at all (before, one per pattern and target)."""
+    built = []
+    original = prove._pattern_model
+    monkeypatch.setattr(prove, "_pattern_model", lambda setup, pattern, target: (
+        built.append(target), original(setup, pattern, target))[1])
+    outcome = prove_bound(FF, CLASSIC_A, CATALOG, SET, best=OPTIMUM - 4, bound=RELAXED,
+                          deadline=time.monotonic() + 120)
+    assert outcome.complete and outcome.bound == OPTIMUM
+    result = check_layout(outcome.layout)
+    assert result.legal and result.score.total == OPTIMUM
+    assert built == []
