@@ -43,8 +43,11 @@ SKETCH_GIVE_UP = 5.0
 PROVE_MAX_MACHINES = 6
 #: ... when the best layout is at most this many points below the bound (5 before growth got fast: a
 #: 300 s solve of classic-A FF28,FF30,FF42,FF45 with seed 4002 found 24 against 30 and never proved;
-#: with 8 the prover takes the bound to 27 in 60 s)
-PROVE_MAX_POINTS = 8
+#: with 8 the prover takes the bound to 27 in 60 s; 20 since blocks go first: a target far above the
+#: best costs seconds (classic-A FF01,FF12,FF22,FF36,FF47,FF48, best 64: `prove_bound` alone takes the
+#: geometry-free 77 to 73 in 65 s; FF08,FF12,FF34,FF40,FF42,FF50, best 78: 97 to 94 in 80 s), and a
+#: proved bound is worth more than the search's last few minutes, which rarely improve such sets)
+PROVE_MAX_POINTS = 20
 #: share of the time the main search gets first when the prover may follow (0.4 before: classic-A and
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 from models.board import load_boards
 from models.catalog import load_catalog
@@ -103,3 +104,13 @@ def test_with_growth_patterns_the_blocks_settle_get_no_board_model(monkeypatch):
     result = check_layout(outcome.layout)
     assert result.legal and result.score.total == OPTIMUM
     assert built == []
+
+
+def test_patterns_new_at_a_target_start_first_then_the_slowest_so_far():
+    """New patterns (no block solved yet) are cheap and may hold the layout that reaches the target;
+    the others go slowest first, so that the last one running is short."""
+    efforts = {"slow": 40.0, "new": 0.0, "quick": 2.0, "newer": 0.0}
+    setup = SimpleNamespace(ids=[], local=SimpleNamespace(effort=lambda ids, fed: efforts[fed["name"]]))
+    patterns = [prove.FedPattern({"name": name}, 30) for name in ("quick", "new", "slow", "newer")]
+    ordered = sorted(patterns, key=prove._start_order(setup))
+    assert [p.fed["name"] for p in ordered] == ["new", "newer", "slow", "quick"]
