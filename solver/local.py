@@ -133,6 +133,11 @@ def _linked(a: tuple[set[str], set[str], set[str]], b: tuple[set[str], set[str],
     return bool(out_a & fed_b or out_b & fed_a or sup_a & sup_b or out_a & out_b)
 
 
+def _out_of_reach(blocks: list[Block], extras: list[_Extra], target: int) -> bool:
+    """The blocks' extra costs known so far exceed what `target` leaves of their relaxed values."""
+    return sum(extra.low for extra in extras) > sum(block.relaxed for block in blocks) - target
+
+
 def fewest_tanks(ruleset: Ruleset, catalog: Catalog, block: Block) -> int:
     """Tanks the block needs at least: its income and pattern's chain bonus less its relaxed value."""
     income = sum(catalog[m].income for m in block.machines)
@@ -298,17 +303,15 @@ class LocalProver:
         for classic-A FF11,FF12,FF18,FF21,FF47,FF55).
         """
         known = dict(self.extras)   # a copy: other threads may be raising bounds meanwhile
-        return all(sum(known[block].low if block in known else 0 for block in blocks)
-                   > sum(block.relaxed for block in blocks) - target
+        return all(_out_of_reach(blocks, [known.get(block, _Extra()) for block in blocks], target)
                    for blocks in self.partitions(machines, pattern))
 
     def refute(self, machines: list[str], pattern: Pattern, target: int) -> str:
         """'refuted' when no layout with this fed pattern scores `target`; else 'open' or 'unknown'."""
         for blocks in self.partitions(machines, pattern):
-            budget = sum(block.relaxed for block in blocks) - target
             while True:
                 extras = [self.extras.setdefault(block, _Extra()) for block in blocks]
-                if sum(extra.low for extra in extras) > budget:
+                if _out_of_reach(blocks, extras, target):
                     break  # this grouping cannot reach the target
                 loose = [block for block, extra in zip(blocks, extras) if not extra.exact]
                 if not loose:

@@ -109,11 +109,14 @@ class _Setup:
     stock: SupplyStock | None = None   # a block's supply stock (solver/local.py); None: its machines'
     decided: bool = False              # a target's answer is known: the patterns still running may stop
     threads: int = 1                   # fed patterns whose blocks are solved side by side
-    #: blocks grow (solver/grow.py): they answer small pipe budgets in milliseconds, so patterns go to
-    #: them first, and a board model is built only for a pattern they leave open
-    grows: bool = False
     pattern_bounds: dict = field(default_factory=dict)   # `fed_patterns` keeps its relaxations here
     grown: dict = field(default_factory=dict)   # (machines, fed) -> the last component growth found
+
+    @property
+    def grows(self) -> bool:
+        """Blocks grow (solver/grow.py): they answer small pipe budgets in milliseconds, so patterns go
+        to them first, and a board model is built only for a pattern they leave open."""
+        return self.local is not None and supports(self.ruleset, self.diagonal)
 
     def time_left(self) -> float:
         if self.decided or (self.interrupt is not None and self.interrupt.flag):
@@ -234,17 +237,15 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
         return "unknown", None
     if setup.local is not None:
         patterns = [p for p in patterns if not setup.local.refuted_by_known(setup.ids, p.fed, target)]
-        patterns.sort(key=_start_order(setup))
+        patterns.sort(key=_start_order(setup.local, setup.ids))
     if setup.grows:
         left: list[tuple[StaticModel | None, FedPattern]] = [(None, pattern) for pattern in patterns]
     else:
-        models = [_pattern_model(setup, pattern, target) for pattern in patterns]
-        first = list(pool.map(lambda built: _solve_part(setup, built, None, PATTERN_SECONDS), models))
-        for built, (verdict, values) in zip(models, first):
+        first = list(pool.map(lambda pattern: _first_pass(setup, pattern, target), patterns))
+        for built, verdict, values in first:
             if verdict == "found":
-                return "found", _layout(built, values, setup.diagonal)
-        left = [(built, pattern) for built, pattern, (verdict, _) in zip(models, patterns, first)
-                if verdict != "refuted"]
+                return _answer(setup, built, verdict, values)
+        left = [(built, pattern) for pattern, (built, verdict, _) in zip(patterns, first) if verdict != "refuted"]
     if not left:
         return "refuted", None
     # the patterns left are independent questions, several at once; with growth, twice as many as
@@ -264,7 +265,18 @@ def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tupl
     return "refuted", None
 
 
-def _start_order(setup: _Setup) -> Callable[[FedPattern], tuple[bool, float]]:
+def _first_pass(setup: _Setup, pattern: FedPattern, target: int) -> tuple[StaticModel, str, list[int] | None]:
+    """The pattern's board model and its short solve (`PATTERN_SECONDS`): presolve refutes at once or not at all."""
+    built = _pattern_model(setup, pattern, target)
+    return (built,) + _solve_part(setup, built, None, PATTERN_SECONDS)
+
+
+def _answer(setup: _Setup, built: StaticModel, verdict: str, values: list[int] | None) -> tuple[str, Layout | None]:
+    """A board model's verdict, with its layout when it found one."""
+    return verdict, (_layout(built, values, setup.diagonal) if verdict == "found" else None)
+
+
+def _start_order(local: LocalProver, ids: list[str]) -> Callable[[FedPattern], tuple[bool, float]]:
     """Which patterns start first: those new at this target, then the slowest so far.
 
     A pattern is new when its geometry-free bound is just this target: no pipe
@@ -277,7 +289,7 @@ def _start_order(setup: _Setup) -> Callable[[FedPattern], tuple[bool, float]]:
     running is a short one.
     """
     def key(pattern: FedPattern) -> tuple[bool, float]:
-        effort = setup.local.effort(setup.ids, pattern.fed) if setup.local is not None else 0.0
+        effort = local.effort(ids, pattern.fed)
         return effort > 0.0, -effort
     return key
 
@@ -304,12 +316,10 @@ def _refute_pattern(setup: _Setup, built: StaticModel | None, pattern: FedPatter
     if setup.time_left() <= 0:
         return "unknown", None
     if built is None:  # the blocks came first: the board model's short solve, as for every pattern without growth
-        built = _pattern_model(setup, pattern, target)
-        verdict, values = _solve_part(setup, built, None, PATTERN_SECONDS)
+        built, verdict, values = _first_pass(setup, pattern, target)
         if verdict != "unknown":
-            return verdict, (_layout(built, values, setup.diagonal) if verdict == "found" else None)
-    verdict, values = _split(setup, built, pool)
-    return verdict, (_layout(built, values, setup.diagonal) if verdict == "found" else None)
+            return _answer(setup, built, verdict, values)
+    return _answer(setup, built, *_split(setup, built, pool))
 
 
 def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple[str, list[int] | None]:
@@ -394,7 +404,6 @@ def prove_bound(
     growth = GrowthPool.start(threads) if fixed is None and supports(ruleset, diagonal) else None
     if fixed is None:  # a fixed part ties the layout to the real board: no open patches
         setup.local = LocalProver(ruleset, catalog, _block_solver(setup, threads, growth), diagonal)
-        setup.grows = supports(ruleset, diagonal)
     try:
         with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
             for target in range(bound, best, -1):

@@ -110,7 +110,7 @@ def test_patterns_new_at_a_target_start_first_then_the_slowest_so_far():
     """New patterns (no block solved yet) are cheap and may hold the layout that reaches the target;
     the others go slowest first, so that the last one running is short."""
     efforts = {"slow": 40.0, "new": 0.0, "quick": 2.0, "newer": 0.0}
-    setup = SimpleNamespace(ids=[], local=SimpleNamespace(effort=lambda ids, fed: efforts[fed["name"]]))
+    local = SimpleNamespace(effort=lambda ids, fed: efforts[fed["name"]])
     patterns = [prove.FedPattern({"name": name}, 30) for name in ("quick", "new", "slow", "newer")]
-    ordered = sorted(patterns, key=prove._start_order(setup))
+    ordered = sorted(patterns, key=prove._start_order(local, []))
     assert [p.fed["name"] for p in ordered] == ["new", "newer", "slow", "quick"]
