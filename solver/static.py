@@ -21,11 +21,10 @@ from models.rulesets import Ruleset
 from .bounds import TopologyBound, infeasibility_reason, topology_bound
 from .construct import greedy_layout
 from .extract import checked_layout, layout_from_values, prune
+from .first_layout import Schedule, sketch_and_improve
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
 from .search import Interrupt, Progress, complete_assignment, empty_hint, partial_hint, run, set_hint, value_reader
-from .sketch import best_sketch
-from .sketch.improve import improve
 
 #: share of the time limit (and its cap in seconds) spent on combinatorial sketches of a first
 #: layout, for small sets and for sets of SKETCH_MANY or more machines; on 6-10 machines
@@ -191,32 +190,19 @@ def solve_static(
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
-        phase_start, phase_stall = time.monotonic(), stall
-
-        def stalled() -> bool:
-            """Ctrl-C, or (when the prover may follow) no better sketch for `phase_stall` seconds of this phase."""
-            if interrupt.flag:
-                return True
-            if stall is None or sketch_best is None:  # no layout yet: keep sketching
-                return False
-            return time.monotonic() - max(phase_start, start + sketch_best) >= phase_stall
-
         if start_layout is None and use_construction:
-            def sketched(score: int) -> None:
-                nonlocal sketch_first, sketch_best
-                sketch_best = time.monotonic() - start
-                sketch_first = sketch_best if sketch_first is None else sketch_first
+            def sketched(score: int, at: float) -> None:
                 if progress is not None and objective == "profit":
-                    progress(float(score), float(topo.value or 0), sketch_best)
+                    progress(float(score), float(topo.value or 0), at - start)
 
-            start_layout = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=topo.order,
-                                       time_limit=_sketch_seconds(len(ids), time_limit),
-                                       first_within=SKETCH_GIVE_UP, on_better=sketched, stop=stalled)
-            sketch_start = start_layout
-            if start_layout is not None and objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY:
-                phase_start, phase_stall = time.monotonic(), later_stall
-                start_layout = improve(start_layout, min(IMPROVE[0] * time_limit, IMPROVE[1]), seed=seed,
-                                       on_better=lambda _, score: sketched(score), stop=stalled)
+            moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
+            schedule = Schedule(_sketch_seconds(len(ids), time_limit), SKETCH_GIVE_UP,
+                                min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
+            walks = sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, seed, fixed=fixed,
+                                       order=topo.order, interrupted=lambda: interrupt.flag, on_better=sketched)
+            start_layout, sketch_start = walks.layout, walks.sketch
+            if walks.first_at is not None and walks.best_at is not None:
+                sketch_first, sketch_best = walks.first_at - start, walks.best_at - start
         if start_layout is None and use_construction:
             construction = greedy_layout(
                 ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),

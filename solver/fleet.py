@@ -1,0 +1,118 @@
+"""One pure-Python search on every core: forked worker processes, each with its own seed.
+
+The sketches, their ruin-and-recreate moves and the plan search are Python, so
+threads would share one core. A `Fleet` forks `workers - 1` children that run
+the same task as the parent, each with another seed; forked children inherit
+the task's inputs (board, catalogue, game) without pickling them. What the
+searches share while they run lives in shared memory: the best score any of
+them has reached and when (so that each one's "no progress for a while" means
+no progress anywhere, and the parent can print every improvement), and a halt
+flag. Each child sends one picklable result at the end. Children ignore Ctrl-C:
+the parent's interrupt stops them through the halt flag, and they still send
+what they found.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import time
+from typing import Any, Callable, Generic, TypeVar
+
+#: seconds a child may take past the deadline to send its result before it is given up
+GRACE = 10.0
+#: the seed of child k is seed + SEED_STEP * k
+SEED_STEP = 7919
+
+Result = TypeVar("Result")
+
+
+class Fleet(Generic[Result]):
+    """`task(seed, fleet)` in this process (by the caller) and in `workers - 1` forked children.
+
+    Use it as a context manager: the children start on entry; `results()` halts
+    them and collects what they return (None results are dropped). A child's
+    exception becomes a RuntimeError in the parent: a search that fails is a bug,
+    not a result to hide.
+    """
+
+    def __init__(self, task: Callable[[int, "Fleet[Result]"], Result | None], workers: int, seed: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self._task = task
+        self._messages = context.Queue()
+        self._halt = context.Event()
+        self._lock = context.Lock()
+        self._best = context.Value("q", 0, lock=False)
+        self._found = context.Value("b", 0, lock=False)
+        self._first_at = context.Value("d", 0.0, lock=False)
+        self._best_at = context.Value("d", 0.0, lock=False)
+        self._children = [context.Process(target=self._child, args=(seed + SEED_STEP * k,), daemon=True)
+                          for k in range(1, max(1, workers))]
+
+    def __enter__(self) -> "Fleet[Result]":
+        for child in self._children:
+            child.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.halt()
+        for child in self._children:
+            if child.is_alive():
+                child.terminate()
+            child.join(timeout=1.0)
+
+    # -- shared while the searches run ------------------------------------
+    def better(self, score: int) -> bool:
+        """Offer a score reached by this process; True when it is the best of all so far."""
+        with self._lock:
+            now = time.monotonic()  # one system-wide clock: comparable between processes
+            if not self._found.value:
+                self._first_at.value = now
+            if self._found.value and score <= self._best.value:
+                return False
+            self._best.value, self._found.value, self._best_at.value = score, 1, now
+            return True
+
+    def best(self) -> tuple[int, float, float] | None:
+        """(best score, time.monotonic() of the first score, of the best), or None before any."""
+        with self._lock:
+            if not self._found.value:
+                return None
+            return self._best.value, self._first_at.value, self._best_at.value
+
+    def halt(self) -> None:
+        self._halt.set()
+
+    def halted(self) -> bool:
+        return self._halt.is_set()
+
+    # -- the end -------------------------------------------------------------
+    def results(self, deadline: float) -> list[Result]:
+        """Halt the children and collect their results, waiting at most until `deadline` + GRACE."""
+        self.halt()
+        give_up = max(deadline, time.monotonic()) + GRACE
+        results: list[Result] = []
+        errors: list[str] = []
+        done = 0
+        while done < len(self._children) and time.monotonic() < give_up:
+            try:
+                kind, payload = self._messages.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            done += 1
+            if kind == "error":
+                errors.append(payload)
+            elif payload is not None:
+                results.append(payload)
+        if errors:
+            raise RuntimeError(f"internal error in a search process: {errors[0]}")
+        return results
+
+    def _child(self, seed: int) -> None:
+        """A worker process: run the task, send its result (never raises)."""
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            outcome: Any = self._task(seed, self)
+            self._messages.put(("done", outcome))
+        except Exception as exc:  # reported by the parent as an internal error
+            self._messages.put(("error", f"{type(exc).__name__}: {exc}"))
