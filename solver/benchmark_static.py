@@ -36,11 +36,14 @@ SETS_PER_SIZE = 3
 RESULTS = Path(__file__).resolve().parents[1] / "results"
 
 
-def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_PER_SIZE, quick: bool = False) -> list[dict]:
-    """The fixed set; quick=True keeps only the first machine set of sizes 6 and up."""
+def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_PER_SIZE, quick: bool = False,
+                 only: tuple[int, ...] = ()) -> list[dict]:
+    """The fixed set; quick=True keeps only the first machine set of sizes 6 and up; `only` these set numbers."""
     out = []
     for size in sizes:
         for k in range(1 if quick and size >= 6 else sets):
+            if only and k not in only:
+                continue
             seed = 1000 * size + k
             machines = sorted(random.Random(seed).sample(catalog_ids, size))
             for board in boards:
@@ -140,6 +143,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-cross-check", action="store_true")
     parser.add_argument("--ruleset", default="factory-fun", choices=sorted(REPORT_STEMS))
     parser.add_argument("--sets", type=int, default=SETS_PER_SIZE, help="machine sets per size")
+    parser.add_argument("--only-set", type=int, action="append", default=[],
+                        help="run only this machine set (0-based, repeatable), e.g. to re-run one row")
     parser.add_argument("--name", default="", help="suffix of the report files, e.g. 300s -> results/static-300s.md")
     args = parser.parse_args(argv)
     import sys
@@ -149,7 +154,7 @@ def main(argv: list[str] | None = None) -> None:
     catalog = load_catalog(rules)
     sizes = tuple(int(s) for s in args.sizes.split(","))
     boards = tuple(args.boards.split(","))
-    instances = instance_set(sorted(catalog.machines), sizes, boards, args.sets, args.quick)
+    instances = instance_set(sorted(catalog.machines), sizes, boards, args.sets, args.quick, tuple(args.only_set))
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = []
     for row in instances:

@@ -36,7 +36,7 @@ class Schedule:
     """How long each phase of a walk may run, and when it stops early."""
 
     sketch_seconds: float
-    give_up: float                # no legal sketch in this walk after this long: the walk ends
+    give_up: float                # no walk has a legal sketch after this long: the walks end
     improve_seconds: float        # 0: no ruin-and-recreate moves
     stall: float | None = None    # the sketches end once no walk has improved for this long (None: never)
     later_stall: float | None = None   # ... and the moves
@@ -98,20 +98,22 @@ def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], sche
           fleet: Fleet[_Bodies], fixed: Layout | None, order: list[str] | None,
           stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
     """One walk: its best layout after the moves, and the best sketch they started from."""
-    phase = [time.monotonic(), schedule.stall]
+    began = time.monotonic()
+    phase = [began, schedule.stall]
 
     def stalled() -> bool:
-        """Halted, interrupted, or no walk has improved for this phase's stall."""
+        """Halted, interrupted, no walk has a layout by `give_up`, or none has improved for this phase's stall."""
         if stop() or fleet.halted():
             return True
         best = fleet.best()
-        if phase[1] is None or best is None:
+        if best is None:
+            return time.monotonic() - began >= schedule.give_up
+        if phase[1] is None:
             return False
         return time.monotonic() - max(phase[0], best[2]) >= phase[1]
 
     sketch = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=order,
-                         time_limit=schedule.sketch_seconds, first_within=schedule.give_up,
-                         on_better=fleet.better, stop=stalled)
+                         time_limit=schedule.sketch_seconds, on_better=fleet.better, stop=stalled)
     if sketch is None or schedule.improve_seconds <= 0:
         return sketch, sketch
     phase[:] = [time.monotonic(), schedule.later_stall]

@@ -36,7 +36,10 @@ SKETCH_MANY = 6
 #: profit objective, SKETCH_MANY or more machines, nothing fixed; it gains most in its first 20 s
 #: (classic-A n8/s0 from 87: 93-94 after 20 s on five seeds; CP-SAT from 87 stood at 88 after 48 s)
 IMPROVE = (0.3, 60.0)
-#: no legal sketch after this many seconds: fall back to the CP-SAT greedy construction
+#: no walk has a legal sketch after this many seconds, or after the sketch phase if that is longer: fall
+#: back to the CP-SAT greedy construction (5 s alone before: classic-A and classic-C
+#: FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 got no layout at all in 300 s, where one walk's first
+#: legal sketch comes after about 20 s)
 SKETCH_GIVE_UP = 5.0
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
@@ -196,7 +199,8 @@ def solve_static(
                     progress(float(score), float(topo.value or 0), at - start)
 
             moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
-            schedule = Schedule(_sketch_seconds(len(ids), time_limit), SKETCH_GIVE_UP,
+            sketch_seconds = _sketch_seconds(len(ids), time_limit)
+            schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
                                 min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
             walks = sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, seed, fixed=fixed,
                                        order=topo.order, interrupted=lambda: interrupt.flag, on_better=sketched)

@@ -87,3 +87,38 @@ def test_walks_on_two_cores_give_a_legal_layout_and_stop_on_a_stall():
     assert start.layout is not None and check_layout(start.layout).legal
     assert sorted(start.layout.machine_ids) == sorted(machines)
     assert check_layout(start.layout).score.total >= check_layout(start.sketch).score.total
+
+
+def test_a_walk_without_a_sketch_goes_on_while_another_walk_has_one(monkeypatch):
+    """Giving up on a first sketch is global: the parent's walk finds nothing but keeps sketching."""
+    sketched_for: list[float] = []
+
+    def fake_sketch(*args, seed, on_better, stop, time_limit, **kw):
+        if seed != 11:  # the child: a layout at once
+            on_better(check_layout(CLOSE).score.total)
+            return CLOSE
+        began = time.monotonic()
+        while not stop() and time.monotonic() - began < time_limit:
+            time.sleep(0.01)
+        sketched_for.append(time.monotonic() - began)
+        return None
+
+    monkeypatch.setattr(first_layout, "best_sketch", fake_sketch)
+    start = sketch_and_improve(CLOSE.ruleset, CLOSE.board, CLOSE.catalog, ["FF09"], Schedule(2.0, 0.3, 0.0),
+                               workers=2, seed=11)
+    assert sketched_for[0] > 1.5  # not given up at 0.3 s: the child had a layout
+    assert start.layout is not None and start.layout.to_dict() == CLOSE.to_dict()
+
+
+def test_walks_give_up_when_none_has_a_sketch(monkeypatch):
+    def no_sketch(*args, stop, time_limit, **kw):
+        began = time.monotonic()
+        while not stop() and time.monotonic() - began < time_limit:
+            time.sleep(0.01)
+        return None
+
+    monkeypatch.setattr(first_layout, "best_sketch", no_sketch)
+    began = time.monotonic()
+    start = sketch_and_improve(CLOSE.ruleset, CLOSE.board, CLOSE.catalog, ["FF09"], Schedule(10.0, 0.3, 0.0),
+                               workers=2, seed=11)
+    assert start.layout is None and time.monotonic() - began < 3

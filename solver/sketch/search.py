@@ -195,18 +195,17 @@ def sketch_layout(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids:
 
 def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
                 time_limit: float = 3.0, fixed: Layout | None = None, order: list[str] | None = None,
-                first_within: float | None = None, on_better: Callable[[int], None] | None = None,
+                on_better: Callable[[int], None] | None = None,
                 stop: Callable[[], bool] | None = None) -> Layout | None:
     """The highest-scoring of the legal sketches found within `time_limit`.
 
     One sketch takes a fraction of a second and their scores spread widely (the
     chain bonus depends on which outputs the random order happens to chain), so
     the rest of a small budget is better spent on more sketches than on none.
-    `first_within`: give up early when no legal sketch has appeared by then.
     `on_better(score)` reports each improvement as it happens (progress lines,
-    time to the first legal layout); `stop()` ends the sketching early (Ctrl-C).
+    time to the first legal layout); `stop()` ends the sketching early (Ctrl-C,
+    a stall, or giving up on a first sketch: solver/first_layout.py).
     """
-    start = time.monotonic()
     best: tuple[int, Layout] | None = None
     for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order):
         if result.layout is not None:
@@ -215,8 +214,6 @@ def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: l
                 best = (score, result.layout)
                 if on_better is not None:
                     on_better(score)
-        elif best is None and first_within is not None and time.monotonic() - start > first_within:
-            break
         if stop is not None and stop():
             break
     return None if best is None else best[1]
