@@ -18,3 +18,13 @@ def test_regenerating_replaces_the_table_and_keeps_the_notes(tmp_path):
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# table v2") and "table v1" not in text
     assert text.endswith(NOTES_MARKER + "\n\n## Notes\n- why v1 moved\n")
+
+
+def test_the_static_benchmark_can_re_run_single_machine_sets():
+    from solver.benchmark_static import instance_set
+
+    ids = [f"FF{k:02d}" for k in range(1, 56)]
+    every = instance_set(ids, sizes=(10,), boards=("classic-A",))
+    only = instance_set(ids, sizes=(10,), boards=("classic-A",), only=(2,))
+    assert [r["instance"] for r in every] == ["classic-A/n10/s0", "classic-A/n10/s1", "classic-A/n10/s2"]
+    assert only == every[2:]  # the same machines and seed as in the full run
