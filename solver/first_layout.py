@@ -53,9 +53,9 @@ class Start:
 
 
 def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], schedule: Schedule,
-                 workers: int, seed: int, fixed: Layout | None = None, order: list[str] | None = None,
-                 interrupted: Callable[[], bool] = lambda: False,
-                 on_better: Callable[[int, float], None] | None = None) -> Start:
+                       workers: int, seed: int, fixed: Layout | None = None, order: list[str] | None = None,
+                       interrupted: Callable[[], bool] = lambda: False,
+                       on_better: Callable[[int, float], None] | None = None) -> Start:
     """Walks in this process and `workers - 1` others; `on_better(score, time.monotonic())` on each improvement."""
     context = Context(ruleset, board, catalog)
 
