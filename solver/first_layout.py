@@ -28,7 +28,7 @@ from .sketch import best_sketch
 from .sketch.improve import improve
 
 #: a child walk's result: (its best score, its best layout's document, its best sketch's)
-_Bodies = tuple[int, dict, dict]
+_Documents = tuple[int, dict, dict]
 
 
 @dataclass(frozen=True)
@@ -59,29 +59,26 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
     """Walks in this process and `workers - 1` others; `on_better(score, time.monotonic())` on each improvement."""
     context = Context(ruleset, board, catalog)
 
-    def walk(walk_seed: int, fleet: Fleet[_Bodies], stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
+    def walk(walk_seed: int, fleet: Fleet[_Documents], stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
         return _walk(ruleset, board, catalog, ids, schedule, walk_seed, fleet, fixed, order, stop)
 
-    def child(child_seed: int, fleet: Fleet[_Bodies]) -> _Bodies | None:
+    def child(child_seed: int, fleet: Fleet[_Documents]) -> _Documents | None:
         layout, sketch = walk(child_seed, fleet, lambda: False)
         if layout is None or sketch is None:
             return None
         return check_layout(layout).score.total, layout.to_dict(), sketch.to_dict()
 
     with Fleet(child, workers, seed) as fleet:
-        reported: list[int | None] = [None]
-
         def polled() -> bool:
-            best = fleet.best()
-            if on_better is not None and best is not None and (reported[0] is None or best[0] > reported[0]):
-                reported[0] = best[0]
-                on_better(best[0], best[2])
+            news = fleet.news()
+            if on_better is not None and news is not None:
+                on_better(news[0], news[2])
             return interrupted()
 
         layout, sketch = walk(seed, fleet, polled)
-        if layout is not None or interrupted():
-            fleet.halt()  # the others are on the same schedule and stall: they end at about the same time
-        finals = fleet.results(time.monotonic() + schedule.sketch_seconds + schedule.improve_seconds)
+        # every walk ends on the same conditions (its phases' times, a stall or give-up shared by all, the
+        # parent's interrupt through the halt), so the others are about done: halt and collect them
+        finals = fleet.results(time.monotonic())
         polled()
         shared = fleet.best()
     walks = [] if layout is None or sketch is None else [(check_layout(layout).score.total, layout, sketch)]
@@ -95,7 +92,7 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
 
 
 def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], schedule: Schedule, seed: int,
-          fleet: Fleet[_Bodies], fixed: Layout | None, order: list[str] | None,
+          fleet: Fleet[_Documents], fixed: Layout | None, order: list[str] | None,
           stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
     """One walk: its best layout after the moves, and the best sketch they started from."""
     began = time.monotonic()

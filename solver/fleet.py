@@ -39,6 +39,7 @@ class Fleet(Generic[Result]):
     def __init__(self, task: Callable[[int, "Fleet[Result]"], Result | None], workers: int, seed: int) -> None:
         context = multiprocessing.get_context("fork")
         self._task = task
+        self._told: int | None = None   # the best score `news()` last gave, in this process
         self._messages = context.Queue()
         self._halt = context.Event()
         self._lock = context.Lock()
@@ -62,16 +63,15 @@ class Fleet(Generic[Result]):
             child.join(timeout=1.0)
 
     # -- shared while the searches run ------------------------------------
-    def better(self, score: int) -> bool:
-        """Offer a score reached by this process; True when it is the best of all so far."""
+    def better(self, score: int) -> None:
+        """Offer a score reached by this process; it is kept when it is the best of all so far."""
         with self._lock:
             now = time.monotonic()  # one system-wide clock: comparable between processes
             if not self._found.value:
                 self._first_at.value = now
             if self._found.value and score <= self._best.value:
-                return False
+                return
             self._best.value, self._found.value, self._best_at.value = score, 1, now
-            return True
 
     def best(self) -> tuple[int, float, float] | None:
         """(best score, time.monotonic() of the first score, of the best), or None before any."""
@@ -79,6 +79,14 @@ class Fleet(Generic[Result]):
             if not self._found.value:
                 return None
             return self._best.value, self._first_at.value, self._best_at.value
+
+    def news(self) -> tuple[int, float, float] | None:
+        """`best()` when its score rose since this process last asked (progress lines), else None."""
+        best = self.best()
+        if best is None or (self._told is not None and best[0] <= self._told):
+            return None
+        self._told = best[0]
+        return best
 
     def halt(self) -> None:
         self._halt.set()

@@ -48,13 +48,10 @@ def parallel_search(game: Game, deadline: float, workers: int, seed: int, on_bet
         return found.built.final_score, {"machines": body["machines"], "tiles": body["tiles"]}, found.seed
 
     with Fleet(child, workers, seed) as fleet:
-        reported: list[int | None] = [None]
-
         def stopped() -> bool:
-            best = fleet.best()
-            if best is not None and (reported[0] is None or best[0] > reported[0]):
-                reported[0] = best[0]
-                on_better(best[0], time.monotonic() - start)
+            news, best = fleet.news(), fleet.best()
+            if news is not None:
+                on_better(news[0], time.monotonic() - start)
             if stop() or (stop_at is not None and best is not None and best[0] >= stop_at):
                 fleet.halt()
             return fleet.halted()
