@@ -9,6 +9,7 @@ feeding order seeds the greedy construction.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
@@ -54,6 +55,40 @@ def topology_bound(
             if (b, pi.at) in fed_pattern:
                 relaxation.model.Add(relaxation.fed[ii] == fed_pattern[(b, pi.at)])
     return relaxation.solve(time_limit, count_pipes)
+
+
+def reaching_patterns(
+    ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], target: int, most: int, time_limit: float = 10.0,
+) -> list[dict[tuple[str, str], int]] | None:
+    """Every fed pattern (which printed inputs are machine-fed) whose relaxation reaches `target`.
+
+    Found one at a time: a solution scoring `target` or more names a pattern,
+    and a clause then forbids exactly that pattern. With 15-20 printed inputs
+    (8-10 machines) trying all 2^n patterns is out of reach, but only a few
+    reach a target near the bound (classic-A FF09,FF15,FF26,FF32,FF36,FF38,FF42,FF50,
+    bound 103: 6 patterns reach 103 and 14 reach 98, in 0.1 s). None when more
+    than `most` reach it or a solve does not finish in `time_limit` seconds
+    (the caller cannot then skip any pattern safely).
+    """
+    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, "profit", None)
+    relaxation.add_networks()
+    relaxation.add_supplies()
+    model = relaxation.model
+    model.Add(relaxation.profit(count_pipes=True) >= target)
+    found: list[dict[tuple[str, str], int]] = []
+    deadline = time.monotonic() + time_limit
+    while len(found) <= most:
+        solver = cp_model.CpSolver()
+        solver_parameters(solver, deadline - time.monotonic(), 1, 0)
+        status = solver.Solve(model)
+        if status == cp_model.INFEASIBLE:
+            return found
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return None
+        bits = [solver.Value(fed) for fed in relaxation.fed]
+        found.append({(m, p.at): bit for (m, p), bit in zip(relaxation.ins, bits)})
+        model.AddBoolOr([fed.Not() if bit else fed for fed, bit in zip(relaxation.fed, bits)])
+    return None
 
 
 class _Relaxation:
@@ -179,16 +214,21 @@ class _Relaxation:
             # each container heads at least one network; at most one network per container
             self.pipes.append(self._fewest_pipes(sum(picks), containers, containers, f"supply_pipes[{c}]"))
 
+    def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
+        return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
+
+    def profit(self, count_pipes: bool) -> cp_model.LinearExprT:
+        income = sum(self.catalog[m].income * self.placed[m] for m in self.ids)
+        bonus = self.ruleset.chain_bonus_per_point * sum(
+            (p.amount or 0) * fed for (_, p), fed in zip(self.ins, self.fed))
+        return income + bonus - self.cost(count_pipes)
+
     def solve(self, time_limit: float, count_pipes: bool) -> TopologyBound:
         model = self.model
-        cost = sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
         if self.objective == "cost":
-            model.Minimize(cost)
+            model.Minimize(self.cost(count_pipes))
         else:
-            income = sum(self.catalog[m].income * self.placed[m] for m in self.ids)
-            bonus = self.ruleset.chain_bonus_per_point * sum(
-                (p.amount or 0) * fed for (_, p), fed in zip(self.ins, self.fed))
-            model.Maximize(income + bonus - cost)
+            model.Maximize(self.profit(count_pipes))
         solver = cp_model.CpSolver()
         solver_parameters(solver, time_limit, 1, 0)
         status = solver.Solve(model)

@@ -46,6 +46,7 @@ of 6 s, and three pipes were unknown after 60 s.
 """
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from collections import Counter, deque
@@ -115,17 +116,6 @@ def patch(geometry: Geometry, radius: int) -> tuple[Board, Cell]:
     return board, centre
 
 
-def _set_partitions(items: list[str]) -> Iterator[list[list[str]]]:
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for partition in _set_partitions(rest):
-        for k in range(len(partition)):
-            yield partition[:k] + [[first] + partition[k]] + partition[k + 1:]
-        yield [[first]] + partition
-
-
 def _linked(a: tuple[set[str], set[str], set[str]], b: tuple[set[str], set[str], set[str]]) -> bool:
     """True when some network could join two machines (a feed, a shared supply or a shared output network)."""
     fed_a, sup_a, out_a = a
@@ -157,6 +147,7 @@ class LocalProver:
     extras: dict[Block, _Extra] = field(default_factory=dict)
     _blocks: dict[tuple, Block | None] = field(default_factory=dict)
     _patches: dict[int, tuple[Board, Cell]] = field(default_factory=dict)
+    _partitions: dict[tuple, list[list[Block]]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _asking: dict[tuple[Block, int], Future] = field(default_factory=dict)   # questions being asked now
 
@@ -211,17 +202,69 @@ class LocalProver:
         a grouping that parted them cost a 164-position split of 283 s.) Each
         block may then use what the others leave of the stock.
         """
+        names = tuple(sorted(machines))
+        key = (names, tuple(sorted((k, v) for k, v in pattern.items() if k[0] in names)))
+        if key in self._partitions:
+            return self._partitions[key]
         stock = SupplyStock.of(self.ruleset, (self.catalog[m] for m in machines))
         out = []
-        for partition in _set_partitions(sorted(machines)):
-            blocks = [self._block(group, pattern) for group in partition]
-            if any(block is None for block in blocks):
-                continue
+        for blocks in self._groupings(names, pattern, stock):
             needs = [Counter(supplied_colours(self.catalog, block.machines, block.pattern)) for block in blocks]
             total = sum(needs, Counter())
-            if stock.allows(total):
-                out.append([replace(block, stock=stock.after(total - need)) for block, need in zip(blocks, needs)])
+            out.append([replace(block, stock=stock.after(total - need)) for block, need in zip(blocks, needs)])
+        self._partitions[key] = out
         return out
+
+    def _groupings(self, names: tuple[str, ...], pattern: Pattern, stock: SupplyStock) -> list[list[Block]]:
+        """Every partition of `names` into possible blocks whose containers fit `stock`, the coarsest first.
+
+        Built block by block (the block of the first machine left, then the
+        rest), so a block that cannot be a component, or a container too many,
+        cuts off every partition holding it: ten machines have 115 975
+        partitions, which took 1.3 s of Python per call to walk (classic-A
+        n10/s1: 96 patterns reach its bound, each asked three times), and one or
+        two of them are possible.
+        """
+        memo: dict[tuple, list[list[Block]]] = {}
+
+        def rest_of(rest: tuple[tuple[str, ...], ...], used: Counter) -> list[list[Block]]:
+            if not rest:
+                return [[]]
+            key = (rest, tuple(sorted(used.items())))
+            if key not in memo:
+                first, others = rest[0], rest[1:]
+                found: list[list[Block]] = []
+                for size in range(len(others), -1, -1):
+                    for mates in itertools.combinations(others, size):
+                        group = [m for atom in (first, *mates) for m in atom]
+                        more = used + Counter(supplied_colours(self.catalog, group, pattern))
+                        if not stock.allows(more):
+                            continue
+                        block = self._block(group, pattern)
+                        if block is not None:
+                            left = tuple(m for m in others if m not in mates)
+                            found.extend([block, *tail] for tail in rest_of(left, more))
+                memo[key] = found
+            return memo[key]
+
+        return rest_of(self._atoms(names, pattern, stock), Counter())
+
+    def _atoms(self, names: tuple[str, ...], pattern: Pattern, stock: SupplyStock) -> tuple[tuple[str, ...], ...]:
+        """The machines in groups that must share a component: those supplied with a colour of one container.
+
+        Components never share a container, so with one container of a colour
+        (and none of any colour) every machine it supplies stands in one block.
+        """
+        group = {m: (m,) for m in names}
+        for colour in self.ruleset.colors:
+            if stock.any_colour or stock.allowed(colour) != 1:
+                continue
+            takers = [m for m in names if colour in supplied_colours(self.catalog, [m], pattern)]
+            if len(takers) > 1:
+                joined = tuple(sorted({x for m in takers for x in group[m]}))
+                for m in joined:
+                    group[m] = joined
+        return tuple(sorted(set(group.values())))
 
     # -- extra costs ------------------------------------------------------------------------
     def radius(self, block: Block, budget: int) -> int:

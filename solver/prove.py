@@ -52,7 +52,7 @@ from models.layout import Layout
 from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
-from .bounds import topology_bound
+from .bounds import reaching_patterns, topology_bound
 from .extract import layout_from_values, prune
 from .grow import supports
 from .embed import embed
@@ -74,8 +74,11 @@ PART_SECONDS = 15.0
 #: reach cuts (solver/reach.py) are stated for pipe budgets up to this; their clauses
 #: grow with the budget and budgets above 3 are not measured
 REACH_BUDGET = 3
-#: fed patterns are enumerated; beyond this many printed inputs that is too many
+#: fed patterns are enumerated; beyond this many printed inputs that is too many, and the
+#: patterns reaching a target are found one at a time by the relaxation instead ...
 MAX_INPUTS = 14
+#: ... up to this many (more would take the blocks longer than any solve has)
+MAX_REACHING = 500
 #: seconds for one block on an open patch (solver/local.py): all the time left, because the position
 #: split it replaces is slower still (classic-A FF09,FF27,FF28,FF43: two pipes 6 s against 164 parts in
 #: 140 s; three pipes 318 s against over 600 s)
@@ -138,9 +141,12 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
     (classic-A FF11,FF12,FF18,FF21,FF47,FF55: 1911 relaxations, 14.6 s, for each target).
     """
     inputs = [(m, p.at, p.amount or 0) for m in ids for p in catalog[m].inputs]
-    if len(inputs) > MAX_INPUTS:
-        return None
     known = {} if known is None else known
+    if len(inputs) > MAX_INPUTS:
+        reaching = reaching_patterns(ruleset, catalog, ids, target, MAX_REACHING)
+        if reaching is None:
+            return None
+        return [_with_tanks_only(ruleset, catalog, ids, pattern, known) for pattern in reaching]
     income = sum(catalog[m].income for m in ids)
     found: list[FedPattern] = []
     for bits in itertools.product((0, 1), repeat=len(inputs)):
@@ -165,6 +171,19 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
                 known[bits] = (value, tanks_only)
             found.append(FedPattern(pattern, tanks_only))
     return found
+
+
+def _with_tanks_only(ruleset: Ruleset, catalog: Catalog, ids: list[str], pattern: Pattern,
+                     known: _PatternBounds) -> FedPattern:
+    """A pattern the relaxation reaches the target with, and its bound without pipes (kept in `known`)."""
+    bits = tuple(pattern[(m, p.at)] for m in ids for p in catalog[m].inputs)
+    if bits not in known:
+        tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0, count_pipes=False)
+        known[bits] = (None, tanks_only.value)
+    tanks_only = known[bits][1]
+    if tanks_only is None:
+        raise RuntimeError(f"internal error: the relaxation of fed pattern {pattern} was not solved")
+    return FedPattern(pattern, tanks_only)
 
 
 def _pattern_model(setup: _Setup, pattern: FedPattern, target: int) -> StaticModel:

@@ -3,12 +3,14 @@
 Order of work: cheap infeasibility reasons, the geometry-free bound (which also
 orders the machines), the CP-SAT model, a complete starting layout (the caller's
 hint, else the best of many combinatorial sketches, else the CP-SAT greedy
-construction), the main search, then (for up to 6 machines a few points under
-the bound) the decomposition prover of solver/prove.py and the rest of the main
-search; finally pruning and the rule checker, which must agree with the model.
+construction), the main search, then the decomposition prover of
+solver/prove.py (for up to 6 machines a few points under the bound, after a
+short search; for 7-10 machines in the last 35 % of the time, whatever the gap)
+and the rest of the main search; finally pruning and the rule checker, which must agree with the model.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -50,6 +52,12 @@ PROVE_MAX_MACHINES = 6
 #: geometry-free 77 to 73 in 65 s; FF08,FF12,FF34,FF40,FF42,FF50, best 78: 97 to 94 in 80 s), and a
 #: proved bound is worth more than the search's last few minutes, which rarely improve such sets)
 PROVE_MAX_POINTS = 20
+#: larger sets, up to this many machines, get the prover for the last share of the time, whatever the
+#: gap: their first targets fall in seconds (classic-A FF09,FF15,FF26,FF32,FF36,FF38,FF42,FF50, best 90:
+#: `prove_bound` alone takes the geometry-free 103 to 100 in 18 s; FF04,...,FF50, best 101: 121 to 118
+#: in 13 s), while their walks and main search improve the best by a point or two a minute at most
+PROVE_LATE_MACHINES = 10
+PROVE_LATE_SHARE = 0.35
 #: share of the time the main search gets first when the prover may follow (0.4 before: classic-A and
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)
@@ -191,6 +199,8 @@ def solve_static(
         sketch_start: Layout | None = None  # the best sketch before ruin-and-recreate moves
         sketch_best: float | None = None
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
+        proved_late = (objective == "profit" and not optional and fixed is None
+                       and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
         if start_layout is None and use_construction:
@@ -236,14 +246,18 @@ def solve_static(
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
                         ids, must_place, fixed)
         share = MAIN_SHARE if provable else 1.0
-        _search(built, track, start, (deadline - time.monotonic()) * share, diagonal, workers, seed, progress,
+        searching = (deadline - time.monotonic()) * share
+        if proved_late:
+            searching = deadline - PROVE_LATE_SHARE * time_limit - time.monotonic()
+        _search(built, track, start, searching, diagonal, workers, seed, progress,
                 presolve, log, interrupt, stall=later_stall)
         if track.infeasible:
             if track.best is not None:
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
-        if provable and track.worth_proving() and not interrupt.flag:
+        if (provable and track.worth_proving(PROVE_MAX_POINTS) or proved_late and track.worth_proving()) \
+                and not interrupt.flag:
             def proved(bound: int) -> None:
                 if progress is not None:
                     progress(float(track.value()), float(bound), time.monotonic() - start)
@@ -257,7 +271,7 @@ def solve_static(
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
-            if track.best is not None and share < 1.0:  # the search goes on from the best layout
+            if track.best is not None and (share < 1.0 or proved_late):  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
             _search(built, track, start, deadline - time.monotonic(), diagonal, workers, seed, progress,
                     presolve, log, interrupt)
@@ -308,10 +322,10 @@ class _Track:
     def tighten(self, bound: float) -> None:
         self.bound = _tighter(bound, self.bound, self.objective)
 
-    def worth_proving(self) -> bool:
-        """A few points between the best layout and the bound: the decomposition can close that."""
+    def worth_proving(self, points: float = math.inf) -> bool:
+        """At most `points` between the best layout and the bound: the decomposition can close (or narrow) that."""
         return (not self.optimal and self.best is not None and self.bound is not None
-                and 0 < self.bound - self.value() <= PROVE_MAX_POINTS)
+                and 0 < self.bound - self.value() <= points)
 
 
 def _search(built: StaticModel, track: _Track, start: float, seconds: float, diagonal: bool, workers: int,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 
 import networkx as nx
 import pytest
@@ -18,7 +19,8 @@ from solver.grow import grow_block
 from solver.model import build_static_model, fix_to_layout
 from solver.search import run
 from solver import prove
-from solver.local import LocalProver, _set_partitions, ball, patch
+from solver.local import LocalProver, ball, patch
+from solver.reach import supplied_colours
 from solver.prove import fed_patterns
 from solver.static import solve_static
 
@@ -37,9 +39,42 @@ def test_a_patch_is_every_cell_within_its_radius():
     assert len(hexes.cells) == 7
 
 
-def test_set_partitions_are_the_bell_numbers():
-    assert len(list(_set_partitions(list("abc")))) == 5
-    assert len({tuple(sorted(map(tuple, p))) for p in _set_partitions(list("abcd"))}) == 15
+def _every_partition(items: list[str]):
+    """All set partitions, the plain way (the Bell numbers: 5 of three items, 15 of four)."""
+    if not items:
+        yield []
+        return
+    for partition in _every_partition(items[1:]):
+        for k in range(len(partition)):
+            yield partition[:k] + [[items[0]] + partition[k]] + partition[k + 1:]
+        yield [[items[0]]] + partition
+
+
+def _groupings_the_plain_way(prover: LocalProver, machines: list[str], pattern: dict) -> set:
+    stock = SupplyStock.of(FF, (CATALOG[m] for m in machines))
+    out = set()
+    for partition in _every_partition(sorted(machines)):
+        blocks = [prover._block(group, pattern) for group in partition]
+        used = sum((Counter(supplied_colours(CATALOG, g, pattern)) for g in partition), Counter())
+        if all(b is not None for b in blocks) and stock.allows(used):
+            out.add(tuple(sorted(b.machines for b in blocks)))
+    return out
+
+
+@pytest.mark.parametrize("machines, pattern", [
+    (SET, PATTERN),
+    (SET, {key: 0 for key in PATTERN}),
+    (["FF25", "FF33", "FF41"], {("FF25", "Sa"): 0, ("FF41", "W"): 0, ("FF33", "Na"): 0, ("FF33", "Sa"): 0}),
+    (["FF11", "FF12", "FF18", "FF21", "FF47"], {}),
+])
+def test_groupings_built_block_by_block_are_every_possible_partition(machines, pattern):
+    """The prover builds groupings block by block, cutting off impossible blocks and full stocks early;
+    the result is what walking every set partition and filtering finds."""
+    assert len(list(_every_partition(list("abcd")))) == 15
+    prover = LocalProver(FF, CATALOG, _never_called)
+    found = [tuple(sorted(b.machines for b in blocks)) for blocks in prover.partitions(machines, pattern)]
+    assert len(found) == len(set(found))
+    assert set(found) == _groupings_the_plain_way(prover, machines, pattern)
 
 
 def _never_called(*_args) -> str:

@@ -15,7 +15,7 @@ from models.catalog import load_catalog
 from models.check import check_layout
 from models.rulesets import get_ruleset
 from solver import prove
-from solver.bounds import topology_bound
+from solver.bounds import reaching_patterns, topology_bound
 from solver.prove import fed_patterns, prove_bound
 
 FF = get_ruleset("factory-fun")
@@ -36,6 +36,30 @@ def test_fed_patterns_reach_the_target_and_thin_out_as_it_rises():
     inputs = {(m, p.at) for m in SET for p in CATALOG[m].inputs}
     assert all(set(p.fed) == inputs for p in low)
     assert fed_patterns(FF, CATALOG, SET, RELAXED + 1) == []
+
+
+def test_patterns_found_one_at_a_time_are_those_that_trying_all_finds():
+    four = ["FF16", "FF27", "FF30", "FF46"]
+    for target in (20, 26, 30, 32, 33):
+        tried = fed_patterns(FF, CATALOG, four, target)
+        found = reaching_patterns(FF, CATALOG, four, target, most=1000)
+        assert sorted(sorted(p.fed.items()) for p in tried) == sorted(sorted(p.items()) for p in found)
+    assert reaching_patterns(FF, CATALOG, four, 33, most=1000) == []
+
+
+def test_more_reaching_patterns_than_allowed_is_no_answer():
+    four = ["FF16", "FF27", "FF30", "FF46"]
+    assert len(reaching_patterns(FF, CATALOG, four, 20, most=1000)) == 3
+    assert reaching_patterns(FF, CATALOG, four, 20, most=2) is None
+
+
+def test_sets_with_many_inputs_get_their_patterns_one_at_a_time(monkeypatch):
+    four = ["FF16", "FF27", "FF30", "FF46"]
+    tried = fed_patterns(FF, CATALOG, four, 30)
+    monkeypatch.setattr(prove, "MAX_INPUTS", 2)
+    found = fed_patterns(FF, CATALOG, four, 30)
+    assert sorted((sorted(p.fed.items()), p.relaxed) for p in found) == sorted(
+        (sorted(p.fed.items()), p.relaxed) for p in tried)
 
 
 def test_a_best_layout_one_point_under_the_relaxation_is_proved_optimal():
