@@ -6,6 +6,7 @@ Every layout the solver returns has already passed the rule checker inside
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -152,3 +153,31 @@ def test_a_stalled_search_stops_early():
     # (a clean CI run found it at 27.7 s), but must still stop about `stall` seconds after its best.
     assert outcome.seconds - outcome.best_solution_seconds < 1.0 + 5.0
     assert outcome.seconds < 55
+
+
+def test_sets_of_eight_machines_get_the_prover_for_the_last_share_of_the_time(monkeypatch):
+    """7-10 machines: the walks and the main search stop at 65 % of the time, whatever the gap, and the
+    prover's bound is the result's."""
+    from solver import prove, static
+    calls = []
+
+    def fake_prove(ruleset, board, catalog, ids, best, bound, deadline, **kw):
+        calls.append((len(ids), best, bound, deadline - time.monotonic()))
+        return prove.ProofOutcome(bound - 2, None, False)
+
+    monkeypatch.setattr(static, "prove_bound", fake_prove)
+    eight = ["FF09", "FF15", "FF26", "FF32", "FF36", "FF38", "FF42", "FF50"]
+    result = solve(eight, time_limit=12.0)
+    assert len(calls) == 1
+    machines, best, bound, seconds_left = calls[0]
+    assert machines == 8 and best < bound == result.topology_bound
+    assert 0.25 * 12 < seconds_left <= static.PROVE_LATE_SHARE * 12 + 0.5
+    assert result.bound == bound - 2 and result.objective <= result.bound
+
+
+def test_a_set_of_eleven_machines_gets_no_prover(monkeypatch):
+    from solver import static
+    monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran"))
+    eleven = ["FF01", "FF04", "FF09", "FF15", "FF26", "FF32", "FF36", "FF38", "FF42", "FF50", "FF52"]
+    result = solve(eleven, time_limit=6.0)
+    assert result.objective is not None
