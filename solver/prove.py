@@ -146,7 +146,14 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
         reaching = reaching_patterns(ruleset, catalog, ids, target, MAX_REACHING)
         if reaching is None:
             return None
-        return [_with_tanks_only(ruleset, catalog, ids, pattern, known) for pattern in reaching]
+        found = []
+        for pattern in reaching:
+            bits = tuple(pattern[(m, at)] for m, at, _ in inputs)
+            tanks_only = _tanks_only(ruleset, catalog, ids, pattern, bits, None, known)
+            if tanks_only is None:
+                return None
+            found.append(FedPattern(pattern, tanks_only))
+        return found
     income = sum(catalog[m].income for m in ids)
     found: list[FedPattern] = []
     for bits in itertools.product((0, 1), repeat=len(inputs)):
@@ -163,27 +170,25 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
         if value is None:
             return None  # the relaxation was not solved: nothing can be skipped safely
         if value >= target:
+            tanks_only = _tanks_only(ruleset, catalog, ids, pattern, bits, value, known)
             if tanks_only is None:
-                tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
-                                            count_pipes=False).value
-                if tanks_only is None:
-                    return None
-                known[bits] = (value, tanks_only)
+                return None
             found.append(FedPattern(pattern, tanks_only))
     return found
 
 
-def _with_tanks_only(ruleset: Ruleset, catalog: Catalog, ids: list[str], pattern: Pattern,
-                     known: _PatternBounds) -> FedPattern:
-    """A pattern the relaxation reaches the target with, and its bound without pipes (kept in `known`)."""
-    bits = tuple(pattern[(m, p.at)] for m in ids for p in catalog[m].inputs)
-    if bits not in known:
-        tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0, count_pipes=False)
-        known[bits] = (None, tanks_only.value)
-    tanks_only = known[bits][1]
-    if tanks_only is None:
-        raise RuntimeError(f"internal error: the relaxation of fed pattern {pattern} was not solved")
-    return FedPattern(pattern, tanks_only)
+def _tanks_only(ruleset: Ruleset, catalog: Catalog, ids: list[str], pattern: Pattern, bits: tuple[int, ...],
+                value: int | None, known: _PatternBounds) -> int | None:
+    """The pattern's bound without pipes (what its pipe budget is counted from), kept in `known` beside
+    `value`, its bound with pipes (None where the patterns were found one at a time); None if unsolved."""
+    entry = known.get(bits)
+    if entry is None or entry[1] is None:
+        tanks_only = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
+                                    count_pipes=False).value
+        if tanks_only is None:
+            return None
+        known[bits] = (value, tanks_only)
+    return known[bits][1]
 
 
 def _pattern_model(setup: _Setup, pattern: FedPattern, target: int) -> StaticModel:

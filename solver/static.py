@@ -201,6 +201,8 @@ def solve_static(
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         proved_late = (objective == "profit" and not optional and fixed is None
                        and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
+        # how far under the bound the best may be for the prover to run; None: it never runs
+        prove_points = PROVE_MAX_POINTS if provable else math.inf if proved_late else None
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
         if start_layout is None and use_construction:
@@ -245,10 +247,8 @@ def solve_static(
         if start_layout is not None and (best is None or start_layout is not sketch_start):
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
                         ids, must_place, fixed)
-        share = MAIN_SHARE if provable else 1.0
-        searching = (deadline - time.monotonic()) * share
-        if proved_late:
-            searching = deadline - PROVE_LATE_SHARE * time_limit - time.monotonic()
+        searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
+                     else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
         _search(built, track, start, searching, diagonal, workers, seed, progress,
                 presolve, log, interrupt, stall=later_stall)
         if track.infeasible:
@@ -256,8 +256,7 @@ def solve_static(
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
-        if (provable and track.worth_proving(PROVE_MAX_POINTS) or proved_late and track.worth_proving()) \
-                and not interrupt.flag:
+        if prove_points is not None and track.worth_proving(prove_points) and not interrupt.flag:
             def proved(bound: int) -> None:
                 if progress is not None:
                     progress(float(track.value()), float(bound), time.monotonic() - start)
@@ -271,7 +270,7 @@ def solve_static(
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
-            if track.best is not None and (share < 1.0 or proved_late):  # the search goes on from the best layout
+            if track.best is not None and prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
             _search(built, track, start, deadline - time.monotonic(), diagonal, workers, seed, progress,
                     presolve, log, interrupt)
@@ -322,7 +321,7 @@ class _Track:
     def tighten(self, bound: float) -> None:
         self.bound = _tighter(bound, self.bound, self.objective)
 
-    def worth_proving(self, points: float = math.inf) -> bool:
+    def worth_proving(self, points: float) -> bool:
         """At most `points` between the best layout and the bound: the decomposition can close (or narrow) that."""
         return (not self.optimal and self.best is not None and self.bound is not None
                 and 0 < self.bound - self.value() <= points)
