@@ -282,7 +282,7 @@ def solve_static(
                       topology_bound=topo.value,
                       explanation="no legal layout found within the time limit")
     value = _objective_of(best[1], objective)
-    if bound is not None and _better(value, bound + (1e-6 if objective == "profit" else -1e-6), objective):
+    if bound is not None and _better(value, round(bound), objective):  # (value is whole, as is any proved bound)
         # a legal layout beyond a proved bound means the bound was never proved: say so, never report it
         raise AssertionError(f"internal error: a legal layout scores {value}, beyond the proved bound {bound}")
     if status != "OPTIMAL":

@@ -23,6 +23,7 @@ from solver.static import solve_static
 RULES = get_ruleset("factory-fun")
 CATALOG = load_catalog(RULES)
 BOARDS = load_boards(RULES)
+EIGHT = ["FF09", "FF15", "FF26", "FF32", "FF36", "FF38", "FF42", "FF50"]
 
 
 def tiny_board(rows: int, cols: int, blocked=(), board_id: str = "tiny") -> Board:
@@ -166,8 +167,7 @@ def test_sets_of_eight_machines_get_the_prover_for_the_last_share_of_the_time(mo
         return prove.ProofOutcome(bound - 2, None, False)
 
     monkeypatch.setattr(static, "prove_bound", fake_prove)
-    eight = ["FF09", "FF15", "FF26", "FF32", "FF36", "FF38", "FF42", "FF50"]
-    result = solve(eight, time_limit=12.0)
+    result = solve(EIGHT, time_limit=12.0)
     assert len(calls) == 1
     machines, best, bound, seconds_left = calls[0]
     assert machines == 8 and best < bound == result.topology_bound
@@ -181,3 +181,21 @@ def test_a_set_of_eleven_machines_gets_no_prover(monkeypatch):
     eleven = ["FF01", "FF04", "FF09", "FF15", "FF26", "FF32", "FF36", "FF38", "FF42", "FF50", "FF52"]
     result = solve(eleven, time_limit=6.0)
     assert result.objective is not None
+
+
+def test_a_legal_layout_above_a_proved_bound_is_an_internal_error(monkeypatch):
+    """A bound the best layout beats was never proved (a prover bug): the solve says so."""
+    from solver import prove, static
+    monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: prove.ProofOutcome(10, None, False))
+    with pytest.raises(AssertionError, match="beyond the proved bound 10"):
+        solve(EIGHT, time_limit=8.0)
+
+
+def test_a_bound_the_layout_meets_is_reported(monkeypatch):
+    """The same path with an honest bound: no error, and the bound is the prover's."""
+    from solver import prove, static
+    monkeypatch.setattr(static, "prove_bound",
+                        lambda ruleset, board, catalog, ids, best, bound, deadline, **kw:
+                        prove.ProofOutcome(bound - 1, None, False))
+    result = solve(EIGHT, time_limit=8.0)
+    assert result.objective is not None and result.objective <= result.bound == result.topology_bound - 1
