@@ -9,6 +9,7 @@ import pytest
 from models.board import load_boards
 from models.catalog import load_catalog
 from models.check import check_layout
+from models.geometry import Cell
 from models.rulesets import get_ruleset
 from solver import prove
 from models.stock import SupplyStock
@@ -218,21 +219,62 @@ def test_ports_that_must_join_laid_networks_count_the_pipes_they_need():
     assert verdicts == {7: True, 8: False}
 
 
-@pytest.mark.parametrize("gap,need", [(1, 1), (2, 2)])
-def test_a_standing_input_off_its_colours_only_container_needs_pipes_to_reach_it(gap, need):
-    """FF42's orange input faces an empty cell; the only orange container stands `gap` empty cells beyond
-    it in a straight line. One pipe between them joins them at gap 1; at gap 2 it takes two."""
-    grower = _started(20, 5)
+def _orange_container_beyond(gap: int) -> tuple[_Grower, list[Cell]]:
+    """FF42 started; the only orange container stands `gap` empty cells beyond its orange input, in a
+    straight line (returned: those cells, nearest first)."""
+    grower = _started(20, 6)
     (cell, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
-    beyond = grower.geometry.across(cell, side)
+    line = [grower.geometry.across(cell, side)]
     for _ in range(gap):
-        beyond = grower.geometry.across(beyond, side)
-    grower._place([beyond], ("tank", "supply", "orange"), {}, 1)
+        line.append(grower.geometry.across(line[-1], side))
+    grower._place([line[-1]], ("tank", "supply", "orange"), {}, 1)
+    return grower, line[:-1]
+
+
+def _orange_need(grower: _Grower) -> dict[tuple, int]:
     forced = grower._forced_joins()
     first = grower.machines.index("FF42")
     assert [(p.at, t) for p, t in forced[first]] == [("Sa", ("supply", "orange"))]
     networks, frontiers = grower._target_networks(forced)
-    assert grower._laid_needs(first, forced[first], networks, frontiers) == {("supply", "orange"): need}
+    return grower._laid_needs(first, forced[first], networks, frontiers)
+
+
+@pytest.mark.parametrize("gap,need", [(1, 1), (2, 2), (3, 3), (5, 5)])
+def test_a_standing_input_off_its_colours_only_container_needs_pipes_to_reach_it(gap, need):
+    """FF42's orange input faces an empty cell; the only orange container stands `gap` empty cells beyond
+    it in a straight line. One pipe between them joins them at gap 1; at gap k it takes k (growth
+    counted at most two before, so a state five cells short stayed open at three spare pipes)."""
+    grower, _ = _orange_container_beyond(gap)
+    assert _orange_need(grower) == {("supply", "orange"): need}
+
+
+def test_a_network_laid_between_a_port_and_its_target_shortens_the_path():
+    """A straight pipe laid across the line in the middle, open at both ends along it, is a network that
+    could join both: the path through it needs pipes only on the cells either side, 2 instead of 3;
+    a pipe turned across the line joins neither side: the path goes round it, five cells."""
+    grower, line = _orange_container_beyond(3)
+    (_, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
+    back = grower.geometry.opposite(side)
+    along = ((side, back),)
+    grower._place([line[1]], ("pipe", along), grower._pipe_openings(line[1], frozenset(along[0])), 1)
+    assert _orange_need(grower) == {("supply", "orange"): 2}
+    turned, = [s for s in grower.geometry.sides if s not in (side, back)][:1]
+    across = ((turned, grower.geometry.opposite(turned)),)
+    crossways, _ = _orange_container_beyond(3)
+    crossways._place([line[1]], ("pipe", across), crossways._pipe_openings(line[1], frozenset(across[0])), 1)
+    assert _orange_need(crossways) == {("supply", "orange"): 5}
+
+
+def test_output_reservoirs_left_may_stand_in_for_pipes_on_the_way_to_a_feeder():
+    """A fed input's path to its feeders may hold reservoirs (they join through networks laid between
+    them): k tiles need k pipes less the reservoirs left in the stock, never fewer than none."""
+    grower = _started(20, 4)
+    assert grower._pipes_for(("fed", "green"), 2) == 0      # three reservoirs left
+    assert grower._pipes_for(("fed", "green"), 5) == 2
+    assert grower._pipes_for(("supply", "orange"), 5) == 5  # supplies take no reservoir
+    faced = {grower.active[key].spec.at: grower.geometry.across(*key) for key in grower.active}
+    grower._place([faced["Nb"]], ("tank", "output", None), {}, 1)
+    assert grower._pipes_for(("fed", "green"), 5) == 3
 
 
 def test_options_that_would_break_a_network_are_not_offered():
@@ -254,3 +296,44 @@ def test_options_that_would_break_a_network_are_not_offered():
     ports = [(grower.machines[openings[(beyond, back)].machine], openings[(beyond, back)].spec.at)
              for _, content, openings, _ in options if content[0] == "machine"]
     assert sorted(set(ports)) == [("FF28", "Sa")]
+
+
+#: (board, machines, sketch seed): varied components with few spare pipes, found by sketching
+SKETCHED = [("classic-A", ["FF37", "FF52", "FF55"], 32), ("classic-C", ["FF29", "FF32", "FF49"], 83),
+            ("expert-B", ["FF22", "FF28", "FF33", "FF46", "FF47"], 85), ("classic-C", ["FF19", "FF20", "FF38"], 64)]
+
+
+@pytest.mark.parametrize("board_id,machines,seed", SKETCHED)
+def test_growth_never_refutes_a_component_of_a_sketched_layout(board_id, machines, seed):
+    """Completeness on layouts no solver tuned: every component of a sketch (solver/sketch), at its own cost,
+    is found or left unknown by growth, never refuted; and a component growth finds is real, so growth
+    must find one again at that component's own cost, where nothing is spare (a sketch is seldom the
+    cheapest, so its own cost alone would leave room for a rule that prunes too much). A refutation
+    would make the prover's bounds wrong."""
+    from solver.sketch import sketch_layout
+    layout = sketch_layout(FF, load_boards(FF)[board_id], CATALOG, machines, seed=seed, time_limit=20)
+    assert layout is not None
+    check = check_layout(layout)
+    fed = {(c.machine, c.at) for c in check.score.chain_inputs}
+    prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
+    stock = SupplyStock.of(FF, (CATALOG[m] for m in machines))
+    regrown = 0
+    for group, cells in _components(layout):
+        ids = [layout.machines[i].id for i in group]
+        block = prover._block(ids, {(m, p.at): int((m, p.at) in fed) for m in ids for p in CATALOG[m].inputs})
+        assert block is not None, f"{ids}: the relaxation refutes a real component"
+        fewest = fewest_tanks(FF, CATALOG, block)
+        cost = sum(t.cost for t in layout.tiles if t.cell in cells)
+        for attempt in ("sketch", "grown"):
+            board, centre = patch(FF.geometry, prover.radius(block, cost - fewest))
+            deadline = time.monotonic() + 5
+            verdict, grown = grow_block(FF, CATALOG, block.machines, block.pattern, cost, fewest, board, centre,
+                                        stock, stop=lambda: time.monotonic() > deadline)
+            assert verdict != "refuted", f"{ids}: growth refutes cost {cost}, but the {attempt} has such a component"
+            if verdict != "found":
+                break
+            assert check_layout(grown).legal
+            cost = sum(t.cost for t in grown.tiles)
+        else:
+            regrown += 1
+    assert regrown >= 1, "growth found no component twice within 5 s each: the test checks nothing"
