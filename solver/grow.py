@@ -758,8 +758,11 @@ class _Grower:
                     need = UNREACHABLE
                 else:
                     steps = self._steps_to(target, networks, frontiers)
-                    far = len(steps) and max(steps.values()) + 1
-                    need = self._pipes_for(target, min(steps.get(cell, far) for cell in own))
+                    if not steps:
+                        need = UNREACHABLE  # the target's networks have no free side either
+                    else:
+                        far = max(steps.values()) + 1
+                        need = self._pipes_for(target, min(steps.get(cell, far) for cell in own))
             needs[target] = max(needs.get(target, 0), need)
         return needs
 
