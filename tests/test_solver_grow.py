@@ -13,7 +13,7 @@ from models.geometry import Cell
 from models.rulesets import get_ruleset
 from solver import prove
 from models.stock import SupplyStock
-from solver.grow import (_Grower, grow_block, growth_order, pipe_contents, stranded_outputs, supports,
+from solver.grow import (UNREACHABLE, _Grower, grow_block, growth_order, pipe_contents, stranded_outputs, supports,
                          tank_bound_ports)
 from solver.local import LocalProver, fewest_tanks, patch
 from solver.prove import fed_patterns
@@ -337,3 +337,17 @@ def test_growth_never_refutes_a_component_of_a_sketched_layout(board_id, machine
         else:
             regrown += 1
     assert regrown >= 1, "growth found no component twice within 5 s each: the test checks nothing"
+
+
+def test_a_port_can_never_join_a_target_network_with_no_free_side():
+    """The only orange container walled in by pipes that turn away from it: FF42's orange input can never
+    reach it, so growth gives the state up whatever the limit (the path count has no path to count)."""
+    grower, line = _orange_container_beyond(2)
+    geometry = grower.geometry
+    (_, side), = [key for key, port in grower.active.items() if port.spec.at == "Sa"]
+    container = geometry.across(line[-1], side)
+    for towards in geometry.sides:
+        cell = geometry.across(container, towards)
+        turned = tuple(s for s in geometry.sides if s not in (towards, geometry.opposite(towards)))
+        grower._place([cell], ("pipe", (turned,)), grower._pipe_openings(cell, frozenset(turned)), 1)
+    assert _orange_need(grower) == {("supply", "orange"): UNREACHABLE}
