@@ -116,6 +116,25 @@ class _Net:
     ins: set[int] = field(default_factory=set)
     outs: set[int] = field(default_factory=set)
 
+    @classmethod
+    def of_target(cls, target: tuple) -> _Net:
+        """What a forced join's target network holds at least: its colour's container, or an output."""
+        kind, colour = target
+        net = cls()
+        if kind == "supply":
+            net.add_tank("supply", colour)
+        else:
+            net._colour({colour})
+            net.outputs, net.plain = 1, True
+        return net
+
+    def joinable(self, other: _Net) -> bool:
+        """Could this network and `other` be one network without breaking a rule for good?"""
+        merged = _Net()
+        merged.merge(self)
+        merged.merge(other)
+        return merged.possible()
+
     def _colour(self, colours: set[str]) -> None:
         self.colours = colours if self.colours is None else self.colours & colours
 
@@ -204,7 +223,7 @@ class _Grower:
         self._net_index: dict[tuple, int] = {}   # ... and which of them each walked node is in
         self._nets_version = -1
         self._kinds_cache: tuple[int, list] = (-1, [])
-        self._steps_cache: dict[tuple, dict[Cell, int]] = {}
+        self._steps_cache: tuple[int, dict[tuple, dict[Cell, int]]] = (-1, {})
         self.seen: set[tuple[frozenset, frozenset]] = set()
         #: (empty cell, side) pairs facing a tank that no tile may open on: the tank sides a closed state
         #: already tried and passed over (see `_grow_from_tanks`)
@@ -754,17 +773,19 @@ class _Grower:
                 need = 0
             else:
                 own = {cell for cell, _ in self._net_frontier(own_net)}
-                if not own:
-                    need = UNREACHABLE
-                else:
-                    steps = self._steps_to(target, networks, frontiers)
-                    if not steps:
-                        need = UNREACHABLE  # the target's networks have no free side either
-                    else:
-                        far = max(steps.values()) + 1
-                        need = self._pipes_for(target, min(steps.get(cell, far) for cell in own))
+                need = self._path_pipes(target, own, networks, frontiers)
             needs[target] = max(needs.get(target, 0), need)
         return needs
+
+    def _path_pipes(self, target: tuple, own: set[Cell], networks: dict[tuple, list[int]],
+                    frontiers: dict[tuple, set[tuple[Cell, str]]]) -> int:
+        """Pipes a network whose free cells are `own` needs to join `target`: UNREACHABLE when either
+        side has no free cell left."""
+        steps = self._steps_to(target, networks, frontiers) if own else {}
+        if not steps:
+            return UNREACHABLE
+        far = max(steps.values()) + 1
+        return self._pipes_for(target, min(steps.get(cell, far) for cell in own))
 
     def _pipes_for(self, target: tuple, tiles: int) -> int:
         """Pipes among `tiles` new tiles on a path to `target`: all of them, but output reservoirs left in
@@ -785,27 +806,15 @@ class _Grower:
         it every count prunes alike. Cells missing from the answer need more tiles than the
         farthest one listed. Cached per state.
         """
-        key = (self._version, target)
-        cached = self._steps_cache.get(key)
+        if self._steps_cache[0] != self._version:
+            self._steps_cache = (self._version, {})
+        cached = self._steps_cache[1].get(target)
         if cached is not None:
             return cached
-        if self._steps_cache and next(iter(self._steps_cache))[0] != self._version:
-            self._steps_cache.clear()
-        probe = _Net()
-        kind, colour = target
-        if kind == "supply":
-            probe.add_tank("supply", colour)
-        else:
-            probe._colour({colour})
-            probe.outputs, probe.plain = 1, True
+        probe = _Net.of_target(target)
         shortcuts: dict[Cell, list[int]] = {}
         for index in self._net_indices(self._frontier_nodes()):
-            if index in networks[target]:
-                continue
-            merged = _Net()
-            merged.merge(probe)
-            merged.merge(self._nets[index])
-            if merged.possible():
+            if index not in networks[target] and probe.joinable(self._nets[index]):
                 for cell, _ in self._net_frontier(index):
                     shortcuts.setdefault(cell, []).append(index)
         steps = {cell: 1 for cell, _ in frontiers[target]}
@@ -826,7 +835,7 @@ class _Grower:
                 if other not in steps and other in self.board.cells and other not in self.cells:
                     steps[other] = step
                     queue.append(other)
-        self._steps_cache[key] = steps
+        self._steps_cache[1][target] = steps
         return steps
 
     def _frontier_nodes(self) -> list[tuple]:

@@ -17,6 +17,7 @@ from solver.grow import (UNREACHABLE, _Grower, grow_block, growth_order, pipe_co
                          tank_bound_ports)
 from solver.local import LocalProver, fewest_tanks, patch
 from solver.prove import fed_patterns
+from solver.sketch import sketch_layout
 from solver.static import solve_static
 from tests.test_solver_local import _components
 
@@ -310,7 +311,6 @@ def test_growth_never_refutes_a_component_of_a_sketched_layout(board_id, machine
     must find one again at that component's own cost, where nothing is spare (a sketch is seldom the
     cheapest, so its own cost alone would leave room for a rule that prunes too much). A refutation
     would make the prover's bounds wrong."""
-    from solver.sketch import sketch_layout
     layout = sketch_layout(FF, load_boards(FF)[board_id], CATALOG, machines, seed=seed, time_limit=20)
     assert layout is not None
     check = check_layout(layout)
