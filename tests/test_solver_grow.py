@@ -18,8 +18,7 @@ from solver.grow import (UNREACHABLE, _Grower, grow_block, growth_order, pipe_co
 from solver.local import LocalProver, fewest_tanks, patch
 from solver.prove import fed_patterns
 from solver.sketch import sketch_layout
-from solver.static import solve_static
-from tests.test_solver_local import _components
+from components import component_blocks, solved_layout
 
 FF = get_ruleset("factory-fun")
 CATALOG = load_catalog(FF)
@@ -120,19 +119,12 @@ def test_growth_never_refutes_a_component_of_a_real_layout(machines, finds):
     one component of four machines and seven tanks); it must still find the
     others, and what it finds passes the checker.
     """
-    board = load_boards(FF)["classic-A"]
-    # 10 s, not 5: on a loaded CI machine a 5 s solve of the last set once ended without a layout
-    layout = solve_static(FF, board, CATALOG, machines, time_limit=10, seed=1).layout
-    assert layout is not None, f"the static solver found no layout of {machines} in 10 s"
-    check = check_layout(layout)
-    fed = {(c.machine, c.at) for c in check.score.chain_inputs}
+    layout = solved_layout(FF, CATALOG, machines)
     prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
     found = 0
-    for group, cells in _components(layout):
-        ids = [layout.machines[i].id for i in group]
-        pattern = {(m, p.at): int((m, p.at) in fed) for m in ids for p in CATALOG[m].inputs}
-        block = prover._block(ids, pattern)
-        cost = sum(t.cost for t in layout.tiles if t.cell in cells)
+    for part in component_blocks(layout, CATALOG, prover):
+        ids, block = part.ids, part.block
+        cost = sum(t.cost for t in layout.tiles if t.cell in part.cells)
         fewest = fewest_tanks(FF, CATALOG, block)
         board_, centre = patch(FF.geometry, prover.radius(block, cost - fewest))
         deadline = time.monotonic() + 5
@@ -313,17 +305,14 @@ def test_growth_never_refutes_a_component_of_a_sketched_layout(board_id, machine
     would make the prover's bounds wrong."""
     layout = sketch_layout(FF, load_boards(FF)[board_id], CATALOG, machines, seed=seed, time_limit=20)
     assert layout is not None
-    check = check_layout(layout)
-    fed = {(c.machine, c.at) for c in check.score.chain_inputs}
     prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
     stock = SupplyStock.of(FF, (CATALOG[m] for m in machines))
     regrown = 0
-    for group, cells in _components(layout):
-        ids = [layout.machines[i].id for i in group]
-        block = prover._block(ids, {(m, p.at): int((m, p.at) in fed) for m in ids for p in CATALOG[m].inputs})
+    for part in component_blocks(layout, CATALOG, prover):
+        ids, block = part.ids, part.block
         assert block is not None, f"{ids}: the relaxation refutes a real component"
         fewest = fewest_tanks(FF, CATALOG, block)
-        cost = sum(t.cost for t in layout.tiles if t.cell in cells)
+        cost = sum(t.cost for t in layout.tiles if t.cell in part.cells)
         for attempt in ("sketch", "grown"):
             board, centre = patch(FF.geometry, prover.radius(block, cost - fewest))
             deadline = time.monotonic() + 5

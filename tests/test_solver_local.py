@@ -4,15 +4,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-import networkx as nx
 import pytest
 
 from builders import FF29_OK, make_layout, plus
+from components import component_blocks, solved_layout
 from models.board import load_boards
 from models.catalog import load_catalog
 from models.check import check_layout
-from models.geometry import HEX, SQUARE, Cell
-from models.networks import connect
+from models.geometry import HEX, SQUARE
 from models.rulesets import get_ruleset
 from models.stock import SupplyStock
 from solver.grow import grow_block
@@ -22,7 +21,6 @@ from solver import prove
 from solver.local import LocalProver, ball, patch
 from solver.reach import supplied_colours
 from solver.prove import fed_patterns
-from solver.static import solve_static
 
 FF = get_ruleset("factory-fun")
 CATALOG = load_catalog(FF)
@@ -183,46 +181,19 @@ def test_a_two_pipe_budget_is_refuted_on_one_patch_not_164_board_parts():
     assert prover.refute(SET, patterns[0].fed, 32) == "refuted"
 
 
-def _components(layout) -> list[tuple[set[int], set[Cell]]]:
-    """(machine indices, cells) of each physical component: machines joined by any network."""
-    conn = connect(layout)
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(layout.machines)))
-    cells_of_net = []
-    for net in conn.networks:
-        machines = {layout.ports[i].machine for i in net.inputs + net.outputs}
-        tiles = net.supplies + net.output_tanks + net.end_tanks + [layout.pipes[i].tile for i in net.pipes]
-        cells_of_net.append((machines, {layout.tiles[t].cell for t in tiles}))
-        graph.add_edges_from((a, b) for a in machines for b in machines if a < b)
-    out = []
-    for group in nx.connected_components(graph):
-        cells = {c for i in group for c in layout.machine_footprint(layout.machines[i])}
-        cells |= {c for machines, net_cells in cells_of_net if machines & group for c in net_cells}
-        out.append((group, cells))
-    return out
-
-
 @pytest.mark.parametrize("machines", [SET, ["FF16", "FF27", "FF30", "FF46"], ["FF28", "FF30", "FF42", "FF45"]])
 def test_every_component_of_a_real_layout_fits_its_patch(machines):
     """The radius argument, checked on solver layouts: each component, at its own extra cost, fits around each machine."""
-    board = load_boards(FF)["classic-A"]
-    # 10 s, as in tests/test_solver_grow.py: a 5 s solve once failed here in a full run (not reproduced)
-    layout = solve_static(FF, board, CATALOG, machines, time_limit=10, seed=1).layout
-    assert layout is not None, f"the static solver found no layout of {machines} in 10 s"
-    check = check_layout(layout)
-    fed = {(c.machine, c.at) for c in check.score.chain_inputs}
+    layout = solved_layout(FF, CATALOG, machines)
     prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
-    for group, cells in _components(layout):
-        ids = [layout.machines[i].id for i in group]
-        pattern = {(m, p.at): int((m, p.at) in fed) for m in ids for p in CATALOG[m].inputs}
-        block = prover._block(ids, pattern)
-        tiles = sum(1 for c in cells if c not in layout.machine_cells)
-        score = sum(CATALOG[m].income for m in ids) - tiles + sum(
-            c.bonus for c in check.score.chain_inputs if c.machine in ids)
-        radius = prover.radius(block, block.relaxed - score)
-        for i in group:
+    for part in component_blocks(layout, CATALOG, prover):
+        tiles = sum(1 for c in part.cells if c not in layout.machine_cells)
+        score = sum(CATALOG[m].income for m in part.ids) - tiles + sum(
+            c.bonus for c in part.check.score.chain_inputs if c.machine in part.ids)
+        radius = prover.radius(part.block, part.block.relaxed - score)
+        for i in part.machines:
             reach = ball(FF.geometry, layout.machines[i].cell, radius)
-            assert cells <= set(reach), f"{ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
+            assert part.cells <= set(reach), f"{part.ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
 
 
 def test_two_threads_asking_the_same_block_solve_it_once_and_raise_it_once():
