@@ -129,8 +129,9 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     for m in ids:
         if m not in context.catalog:
             raise click.UsageError(f"unknown machine id {m!r}")
-    if len(set(ids)) != len(ids):
-        raise click.UsageError("a machine is listed twice")
+    twice = sorted({m for m in ids if ids.count(m) > 1})
+    if twice:
+        raise click.UsageError(f"machine {', '.join(twice)} is listed twice (a factory has one tile of each machine)")
     hint = _read_layout(hint_path, "hint", context, catalog_path, boards_path)
     fixed = _read_layout(fixed_path, "fixed", context, catalog_path, boards_path)
     _err.print(f"solving {len(ids)} machines on {board_id} ({objective}{', optional' if optional else ''}, "

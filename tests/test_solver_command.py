@@ -43,6 +43,8 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     assert invoke("--board", "classic-A", "--machines", "FF99").exit_code == 2
     assert invoke("--board", "nowhere", "--machines", "FF09").exit_code == 2
     assert invoke("--board", "classic-A").exit_code == 2
+    twice = invoke("--board", "classic-A", "--machines", "FF09,FF12,FF09")
+    assert twice.exit_code == 2 and "machine FF09 is listed twice" in twice.output
     broken = tmp_path / "broken.json"
     broken.write_text("{")
     result = invoke("--board", "classic-A", "--machines", "FF09", "--hint", str(broken))
