@@ -58,6 +58,16 @@ PROVE_MAX_POINTS = 20
 #: in 13 s), while their walks and main search improve the best by a point or two a minute at most
 PROVE_LATE_MACHINES = 10
 PROVE_LATE_SHARE = 0.35
+#: a prover that starts more than this many points under the bound gets the time only up to this share of
+#: the limit, and fresh walks get the rest: it narrows such gaps in its first minute and then stalls on
+#: growth it cannot finish (classic-A FF01,FF12,FF22,FF36,FF47,FF48, best 64: 77 -> 73 in 65 s, then no
+#: target in 230 s), while the best layout of a 6-machine set depends on the luck of its sketches (classic-A
+#: FF08,FF12,FF34,FF40,FF42,FF50: 78-81, classic-C 77-83 over two runs each). The 6-machine proofs that
+#: succeed start 1 point under the bound and the 4-machine ones at most 5, so they keep the whole time.
+PROVE_FAR = (6, 0.5)
+#: fresh walks after a capped proof need at least this many seconds, and take another seed than the first ones
+WALK_AGAIN_SECONDS = 10.0
+WALK_AGAIN_SEED = 7919
 #: share of the time the main search gets first when the prover may follow (0.4 before: classic-A and
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)
@@ -261,7 +271,9 @@ def solve_static(
                 if progress is not None:
                     progress(float(track.value()), float(bound), time.monotonic() - start)
 
-            proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), deadline,
+            far = provable and track.bound - track.value() > PROVE_FAR[0]
+            proof_deadline = min(deadline, start + PROVE_FAR[1] * time_limit) if far else deadline
+            proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), proof_deadline,
                                 diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers,
                                 on_bound=proved)
             track.tighten(proof.bound)
@@ -269,6 +281,9 @@ def solve_static(
                 track.offer(checked_layout(proof.layout), time.monotonic() - start)
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
+            if far and use_construction and hint is None and fixed is None and not track.optimal:
+                _walk_again(track, ruleset, board, catalog, ids, deadline, workers, seed, topo.order, interrupt,
+                            progress, start)
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
@@ -356,6 +371,30 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         track.tighten(outcome.bound)
     if outcome.status == "OPTIMAL":
         track.optimal = True
+
+
+def _walk_again(track: "_Track", ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], deadline: float,
+                workers: int, seed: int, order: list[str], interrupt: Interrupt, progress: Progress | None,
+                start: float) -> None:
+    """Fresh walks (new seeds: new sketches, then their moves) for most of the time left; the best is offered.
+
+    Moves from the best layout stall (classic-A n8/s0: nothing in 240 s after
+    22 s), so the time left buys new sketches, each a new chance.
+    """
+    left = deadline - time.monotonic()
+    if left < WALK_AGAIN_SECONDS or interrupt.flag:
+        return
+    schedule = Schedule(0.5 * left, 0.5 * left, 0.4 * left)
+
+    def walked(score: int, at: float) -> None:
+        if progress is not None:
+            progress(float(max(score, track.value())), float(track.bound), at - start)
+
+    walks = sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, seed + WALK_AGAIN_SEED, order=order,
+                               interrupted=lambda: interrupt.flag, on_better=walked)
+    if walks.layout is not None:
+        _keep_legal(track, walks.layout, walks.best_at - start if walks.best_at else time.monotonic() - start,
+                    ids, ids, None)
 
 
 def _sketch_seconds(machines: int, time_limit: float) -> float:

@@ -175,6 +175,41 @@ def test_sets_of_eight_machines_get_the_prover_for_the_last_share_of_the_time(mo
     assert result.bound == bound - 2 and result.objective <= result.bound
 
 
+def test_a_proof_far_from_the_best_gets_half_the_time_and_fresh_walks_the_rest(monkeypatch):
+    """Up to 6 machines more than PROVE_FAR points under the bound: the prover stops at half the time, then new
+    walks (another seed) run, and what they find is legal; a proof near the best keeps the whole time."""
+    from solver import prove, static
+    proofs, walks = [], []
+
+    def fake_prove(ruleset, board, catalog, ids, best, bound, deadline, **kw):
+        proofs.append((best, bound, deadline))
+        return prove.ProofOutcome(bound, None, False)
+
+    real_walks = static.sketch_and_improve
+
+    def counted_walks(*args, **kw):
+        walks.append(args[6])  # the seed
+        return real_walks(*args, **kw)
+
+    monkeypatch.setattr(static, "prove_bound", fake_prove)
+    monkeypatch.setattr(static, "sketch_and_improve", counted_walks)
+    monkeypatch.setattr(static, "WALK_AGAIN_SECONDS", 1.0)
+    start = time.monotonic()
+    far = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=16.0, seed=3)  # 64 at best, 77
+    (best, bound, deadline), = proofs
+    assert bound - best > static.PROVE_FAR[0]
+    assert deadline <= start + static.PROVE_FAR[1] * 16.0 + 0.5
+    assert walks == [3, 3 + static.WALK_AGAIN_SEED]
+    assert far.layout is not None and check_layout(far.layout).legal and far.objective <= far.bound
+
+    proofs.clear()
+    monkeypatch.setattr(static, "PROVE_FAR", (100, 0.5))  # every gap counts as near
+    start = time.monotonic()
+    solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=16.0, seed=3)
+    (_, _, deadline), = proofs
+    assert deadline >= start + 16.0 - 0.5
+
+
 def test_a_set_of_eleven_machines_gets_no_prover(monkeypatch):
     from solver import static
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran"))
