@@ -63,7 +63,7 @@ PROVE_LATE_SHARE = 0.35
 #: growth it cannot finish (classic-A FF01,FF12,FF22,FF36,FF47,FF48, best 64: 77 -> 73 in 65 s, then no
 #: target in 230 s), while the best layout of a 6-machine set depends on the luck of its sketches (classic-A
 #: FF08,FF12,FF34,FF40,FF42,FF50: 78-81, classic-C 77-83 over two runs each). The 6-machine proofs that
-#: succeed start 1 point under the bound and the 4-machine ones at most 5, so they keep the whole time.
+#: succeed start 1 point under the bound and the 4-machine ones at most 6, so they keep the whole time.
 PROVE_FAR = (6, 0.5)
 #: fresh walks after a capped proof need at least this many seconds, and take another seed than the first ones
 WALK_AGAIN_SECONDS = 10.0
