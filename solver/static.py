@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from models.board import Board
 from models.catalog import Catalog
@@ -23,7 +24,7 @@ from models.rulesets import Ruleset
 from .bounds import TopologyBound, infeasibility_reason, topology_bound
 from .construct import greedy_layout
 from .extract import checked_layout, layout_from_values, prune
-from .first_layout import Schedule, sketch_and_improve
+from .first_layout import Schedule, Start, sketch_and_improve
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
 from .search import Interrupt, Progress, complete_assignment, empty_hint, partial_hint, run, set_hint, value_reader
@@ -215,17 +216,21 @@ def solve_static(
         prove_points = PROVE_MAX_POINTS if provable else math.inf if proved_late else None
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
+        moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
+
+        def walk(schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None]) -> Start:
+            return sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, walk_seed, fixed=fixed,
+                                      order=topo.order, interrupted=lambda: interrupt.flag, on_better=on_better)
+
         if start_layout is None and use_construction:
             def sketched(score: int, at: float) -> None:
                 if progress is not None and objective == "profit":
                     progress(float(score), float(topo.value or 0), at - start)
 
-            moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
             sketch_seconds = _sketch_seconds(len(ids), time_limit)
             schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
                                 min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
-            walks = sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, seed, fixed=fixed,
-                                       order=topo.order, interrupted=lambda: interrupt.flag, on_better=sketched)
+            walks = walk(schedule, seed, sketched)
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
                 sketch_first, sketch_best = walks.first_at - start, walks.best_at - start
@@ -282,8 +287,7 @@ def solve_static(
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
             if far and use_construction and hint is None and fixed is None and not track.optimal:
-                _walk_again(track, ruleset, board, catalog, ids, deadline, workers, seed, topo.order, interrupt,
-                            progress, start)
+                _walk_again(track, walk, ids, seed, moves, deadline, start, interrupt, progress)
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
@@ -373,9 +377,11 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         track.optimal = True
 
 
-def _walk_again(track: "_Track", ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], deadline: float,
-                workers: int, seed: int, order: list[str], interrupt: Interrupt, progress: Progress | None,
-                start: float) -> None:
+_Walk = Callable[[Schedule, int, Callable[[int, float], None]], Start]   # (schedule, seed, on_better) -> walks' start
+
+
+def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: bool, deadline: float, start: float,
+                interrupt: Interrupt, progress: Progress | None) -> None:
     """Fresh walks (new seeds: new sketches, then their moves) for most of the time left; the best is offered.
 
     Moves from the best layout stall (classic-A n8/s0: nothing in 240 s after
@@ -384,17 +390,15 @@ def _walk_again(track: "_Track", ruleset: Ruleset, board: Board, catalog: Catalo
     left = deadline - time.monotonic()
     if left < WALK_AGAIN_SECONDS or interrupt.flag:
         return
-    schedule = Schedule(0.5 * left, 0.5 * left, 0.4 * left)
 
     def walked(score: int, at: float) -> None:
         if progress is not None:
             progress(float(max(score, track.value())), float(track.bound), at - start)
 
-    walks = sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, seed + WALK_AGAIN_SEED, order=order,
-                               interrupted=lambda: interrupt.flag, on_better=walked)
+    walks = walk(Schedule(0.5 * left, 0.5 * left, 0.4 * left if moves else 0.0), seed + WALK_AGAIN_SEED, walked)
     if walks.layout is not None:
-        _keep_legal(track, walks.layout, walks.best_at - start if walks.best_at else time.monotonic() - start,
-                    ids, ids, None)
+        found_at = walks.best_at if walks.best_at is not None else time.monotonic()
+        _keep_legal(track, walks.layout, found_at - start, ids, ids, None)  # every machine placed, nothing fixed
 
 
 def _sketch_seconds(machines: int, time_limit: float) -> float:
