@@ -14,10 +14,11 @@ event: every worker's search ends at its next check with 'unknown'.
 """
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import signal
 import time
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import Callable
 
 from models.board import Board
@@ -38,6 +39,25 @@ POLL_SECONDS = 0.05
 _START_METHOD = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
 
 _stop_event = None  # the worker's copy of the pool's stop event (set by `_start_worker`)
+#: seconds the process waits at exit for closed pools' workers to finish starting
+EXIT_WAIT_SECONDS = 5.0
+#: closed pools' start-up tasks, kept (with their pools' stop events) until every worker has started
+_closing: list[tuple[list[Future], object]] = []
+
+
+def _let_workers_start() -> None:
+    """At exit, wait until the workers of closed pools have started.
+
+    A worker that starts after its pool's stop event is gone (the parent exiting
+    unlinks it) fails to read it, and the fork server prints a traceback under the
+    solve's output (seen about one run in six of a 3-machine solve, whose proof
+    ends before its workers are up). Waiting here, not in `close`, keeps quick
+    proofs quick.
+    """
+    wait([future for warm, _ in _closing for future in warm], timeout=EXIT_WAIT_SECONDS)
+
+
+atexit.register(_let_workers_start)  # after multiprocessing's own exit hook, so it runs before it
 
 
 def _start_worker(event) -> None:
@@ -95,9 +115,14 @@ class GrowthPool:
         self.close()
 
     def close(self) -> None:
-        """Stop every worker's search and let the workers end (not waited for: a quick proof stays quick)."""
+        """Stop every worker's search and let the workers end (not waited for: a quick proof stays quick).
+
+        Queued blocks still run, but end at once on the stop event; the start-up
+        tasks must run, so the exit hook above knows when every worker has started.
+        """
         self._event.set()
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        _closing.append((self._warm, self._event))
+        self._pool.shutdown(wait=False, cancel_futures=False)
 
     def ready(self) -> bool:
         """A worker has started (before that, growing in the caller is faster than waiting for it)."""

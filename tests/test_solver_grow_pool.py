@@ -54,3 +54,16 @@ def test_a_stop_ends_a_worker_search_as_unknown_at_once():
                                lambda: time.monotonic() - began > 0.2)
         assert verdict == ("unknown", None)
         assert time.monotonic() - began < 2.0
+
+
+def test_a_pool_closed_before_its_workers_start_lets_them_start_at_exit():
+    """A proof can end before its workers are up; closing must not strand a worker that has yet to read the
+    pool's stop event (the fork server printed a traceback under the solve's output): the exit hook waits
+    until each has started."""
+    from solver import grow_pool
+    pool = GrowthPool(2)
+    pool.close()  # at once: the workers are still starting
+    warm, _ = grow_pool._closing[-1]
+    assert len(warm) == 2 and not any(future.cancelled() for future in warm)
+    grow_pool._let_workers_start()
+    assert all(future.done() and future.result() is True for future in warm)
