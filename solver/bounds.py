@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from itertools import combinations, product
 
 from ortools.sat.python import cp_model
 
@@ -18,6 +19,7 @@ from models.board import Board
 from models.catalog import Catalog
 from models.rulesets import Ruleset
 
+from .pair_cuts import Relation, pair_tiles, relation_pairs
 from .placements import machine_placements
 from .search import solver_parameters
 
@@ -35,7 +37,7 @@ def topology_bound(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
     fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
-    ranks: dict[str, int] | None = None,
+    ranks: dict[str, int] | None = None, pair_cuts: bool = True,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
@@ -46,10 +48,15 @@ def topology_bound(
     `ranks` lets a machine feed only machines of a higher rank (the planner asks for
     chains that run forward in round order, which a game builds without rewiring);
     the value is then no bound on layouts that chain otherwise.
+    `pair_cuts` adds the cuts of solver/pair_cuts.py (only with pipes counted). They
+    count a pipe per cell, so a caller allowing the diagonal tile (one pipe over two
+    cells) must leave them out.
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
     relaxation.add_networks()
     relaxation.add_supplies()
+    if count_pipes and pair_cuts:
+        relaxation.add_pair_cuts()
     if fed_pattern is not None:
         for ii, (b, pi) in enumerate(relaxation.ins):
             if (b, pi.at) in fed_pattern:
@@ -59,6 +66,7 @@ def topology_bound(
 
 def reaching_patterns(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], target: int, most: int, time_limit: float = 10.0,
+    pair_cuts: bool = True,
 ) -> list[dict[tuple[str, str], int]] | None:
     """Every fed pattern (which printed inputs are machine-fed) whose relaxation reaches `target`.
 
@@ -73,6 +81,8 @@ def reaching_patterns(
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, "profit", None)
     relaxation.add_networks()
     relaxation.add_supplies()
+    if pair_cuts:
+        relaxation.add_pair_cuts()
     model = relaxation.model
     model.Add(relaxation.profit(count_pipes=True) >= target)
     found: list[dict[tuple[str, str], int]] = []
@@ -123,6 +133,14 @@ class _Relaxation:
         self.fed: list[cp_model.IntVar] = []
         self.tanks: list[cp_model.LinearExprT] = []
         self.pipes: list[cp_model.LinearExprT] = []
+        # what the pair cuts read: who is in which machine-fed network, who is supplied with what,
+        # and the tiles (pipes and tanks) of each network and of each colour's supply networks
+        self.member: dict[tuple[int, int], cp_model.IntVar] = {}
+        self.takes: dict[tuple[int, int], cp_model.IntVar] = {}
+        self.network_tiles: list[cp_model.LinearExprT] = []
+        self.supplied: dict[tuple[int, str], cp_model.IntVar] = {}
+        self.supply_tiles: dict[str, cp_model.LinearExprT] = {}
+        self.containers: dict[str, cp_model.IntVar] = {}
         sides = len(ruleset.geometry.sides)
         self.pipe_sides = sides if ruleset.x_splitter_available or sides != 4 else 3
         self.tank_sides = 1 if ruleset.oriented_tanks else sides
@@ -143,8 +161,8 @@ class _Relaxation:
         """Machine-fed networks: which outputs and inputs share one, its colour, quantity, reservoir and pipes."""
         model, outs, ins = self.model, self.outs, self.ins
         k_range = range(len(outs))
-        member = {(o, k): model.NewBoolVar(f"out[{o}]in[{k}]") for o in k_range for k in k_range if k <= o}
-        takes = {(i, k): model.NewBoolVar(f"in[{i}]in[{k}]") for i in range(len(ins)) for k in k_range}
+        member = self.member = {(o, k): model.NewBoolVar(f"out[{o}]in[{k}]") for o in k_range for k in k_range if k <= o}
+        takes = self.takes = {(i, k): model.NewBoolVar(f"in[{i}]in[{k}]") for i in range(len(ins)) for k in k_range}
         colour = {(k, c): model.NewBoolVar(f"colour[{k},{c}]") for k in k_range for c in self.ruleset.colors}
         reservoirs = []
         for o, (m, _) in enumerate(outs):
@@ -173,6 +191,7 @@ class _Relaxation:
             reservoirs.append(reservoir)
             ports = inputs + sum(member[o, k] for o in range(k, len(outs)))
             self.pipes.append(self._fewest_pipes(ports, reservoir, active, f"pipes[{k}]"))
+            self.network_tiles.append(self.pipes[-1] + reservoir)
         model.Add(sum(reservoirs) <= self.ruleset.output_limit)
         self.tanks.extend(reservoirs)
         for i, (b, _) in enumerate(ins):
@@ -200,6 +219,7 @@ class _Relaxation:
             model.Add(sum(picks.values()) == self.placed[b] - self.fed[i])
             for c, pick in picks.items():
                 per_colour[c].append(pick)
+                self.supplied[i, c] = pick
         bonus = {c: [m for m in self.ids if rules.bonus_supply and self.catalog[m].bonus_supply in (c, "any")]
                  for c in rules.colors}
         for c, picks in per_colour.items():
@@ -213,6 +233,45 @@ class _Relaxation:
             self.tanks.append(containers)
             # each container heads at least one network; at most one network per container
             self.pipes.append(self._fewest_pipes(sum(picks), containers, containers, f"supply_pipes[{c}]"))
+            self.containers[c] = containers
+            self.supply_tiles[c] = containers + self.pipes[-1]
+
+    def add_pair_cuts(self) -> None:
+        """Two networks joining the same two machines hold at least `pair_tiles` tiles together.
+
+        Not with the diagonal tile, whose one pipe spans two cells: the path counts
+        of solver/pair_cuts.py assume a pipe per cell (the callers decide). A supply
+        relation holds when both inputs take that colour and the player has one
+        container of it (with two, they may be in different networks).
+        """
+        model = self.model
+        outs = {(m, p.at): o for o, (m, p) in enumerate(self.outs)}
+        ins = {(m, p.at): i for i, (m, p) in enumerate(self.ins)}
+        single: dict[str, cp_model.IntVar] = {}
+
+        def only_one(c: str) -> cp_model.IntVar:
+            if c not in single:
+                single[c] = model.NewBoolVar(f"one_container[{c}]")
+                model.Add(self.containers[c] <= 1).OnlyEnforceIf(single[c])
+                model.Add(self.containers[c] >= 2).OnlyEnforceIf(single[c].Not())
+            return single[c]
+
+        def ways(relation: Relation, pair: tuple[str, str]) -> list[tuple[list, cp_model.LinearExprT]]:
+            """(literals that make the relation hold, the tiles of its network) for each way it can."""
+            first, second = (pair[relation.first[0]], relation.first[1]), (pair[relation.second[0]], relation.second[1])
+            if relation.kind == "feed":
+                o, i = outs[first], ins[second]
+                return [([self.member[o, k], self.takes[i, k]], self.network_tiles[k]) for k in range(o + 1)]
+            c = relation.color
+            return [([self.supplied[ins[first], c], self.supplied[ins[second], c], only_one(c)], self.supply_tiles[c])]
+
+        for a, b in combinations(self.ids, 2):
+            for pair in relation_pairs(self.ruleset, self.catalog, a, b):
+                least = pair_tiles(self.ruleset, self.catalog, a, b, pair)
+                if least <= sum(1 for r in pair if r.kind == "supply"):
+                    continue  # the relaxation counts that much already
+                for (when1, tiles1), (when2, tiles2) in product(ways(pair[0], (a, b)), ways(pair[1], (a, b))):
+                    model.Add(tiles1 + tiles2 >= least).OnlyEnforceIf(when1 + when2)
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
         return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)

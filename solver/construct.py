@@ -57,7 +57,8 @@ def _solve(setup: _Setup, ids: list[str], hint: Layout | None, keep: Layout | No
     """One search for `ids`; everything in `keep` (machines and tiles) stays, `hint` is a partial hint."""
     built = build_static_model(setup.ruleset, setup.board, setup.catalog, ids, objective=setup.objective,
                                diagonal=setup.diagonal, soft_limits=soft)
-    bound = topology_bound(setup.ruleset, setup.catalog, ids, setup.objective, time_limit=1.0)
+    bound = topology_bound(setup.ruleset, setup.catalog, ids, setup.objective, time_limit=1.0,
+                           pair_cuts=not setup.diagonal)
     if bound.value is not None:  # lets a step stop as soon as it meets the geometry-free bound
         add_objective_bound(built, bound.value)
     for part in (setup.fixed, keep):

@@ -101,7 +101,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
         topology = topology_bound(c.ruleset, c.catalog, ids, optional=True,
                                   time_limit=min(BOUND_CAP, BOUND_SHARE * time_limit),
-                                  groups=[list(r.offered) for r in game.rounds])
+                                  groups=[list(r.offered) for r in game.rounds], pair_cuts=False)
         bound = None if topology.value is None else game.start_money + topology.value
         say(f"bound on the final score: {bound} (start money + the geometry-free relaxation)")
 

@@ -104,7 +104,7 @@ def first_choice(game: Game, time_limit: float) -> list[str]:
         return ids  # solo: every machine (drop moves leave out what does not pay)
     groups = [list(dict.fromkeys(r.offered)) for r in game.rounds]
     relaxed = topology_bound(c.ruleset, c.catalog, ids, optional=True, time_limit=time_limit, groups=groups,
-                             ranks={m: t[0] for m, t in rounds.items()})
+                             ranks={m: t[0] for m, t in rounds.items()}, pair_cuts=False)
     if relaxed.chosen:
         return _in_round_order(relaxed.chosen, rounds)
     return _in_round_order([max(g, key=lambda m: c.catalog[m].income) for g in groups if g], rounds)

@@ -133,8 +133,8 @@ _PatternBounds = dict[tuple[int, ...], tuple[int | None, int | None] | None]
 
 
 def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int,
-                 known: _PatternBounds | None = None) -> list[FedPattern] | None:
-    """Every fed pattern whose geometry-free bound reaches `target`; None if there are too many inputs.
+                 known: _PatternBounds | None = None, pair_cuts: bool = True) -> list[FedPattern] | None:
+    """Every fed pattern whose relaxation (solver/bounds.py) reaches `target`; None if there are too many inputs.
 
     `known` keeps each pattern's relaxation between calls: the prover asks for
     one target after another, and a pattern's bounds do not depend on it
@@ -143,7 +143,7 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
     inputs = [(m, p.at, p.amount or 0) for m in ids for p in catalog[m].inputs]
     known = {} if known is None else known
     if len(inputs) > MAX_INPUTS:
-        reaching = reaching_patterns(ruleset, catalog, ids, target, MAX_REACHING)
+        reaching = reaching_patterns(ruleset, catalog, ids, target, MAX_REACHING, pair_cuts=pair_cuts)
         if reaching is None:
             return None
         found = []
@@ -162,7 +162,8 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
             continue  # cannot pay for even the free layout
         pattern = {(m, at): b for (m, at, _), b in zip(inputs, bits)}
         if bits not in known:
-            bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0)
+            bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
+                                   pair_cuts=pair_cuts)
             known[bits] = None if bound.infeasible else (bound.value, None)
         if known[bits] is None:
             continue
@@ -256,7 +257,8 @@ def _split_machine(built: StaticModel, setup: _Setup) -> str:
 
 def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tuple[str, Layout | None]:
     """'refuted' when no layout scores `target`, 'found' with such a layout, else 'unknown'."""
-    patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target, setup.pattern_bounds)
+    patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target, setup.pattern_bounds,
+                            pair_cuts=not setup.diagonal)
     if patterns is None:
         return "unknown", None
     if setup.local is not None:

@@ -184,7 +184,8 @@ def solve_static(
     reason = infeasibility_reason(ruleset, board, catalog, must_place) if must_place else None
     if reason:
         return result("INFEASIBLE", explanation=reason)
-    topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit")
+    topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
+                                         pair_cuts=not diagonal)
     if topo.infeasible:
         return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
 

@@ -30,7 +30,7 @@ def test_the_relaxation_is_one_point_above_the_optimum():
 
 
 def test_fed_patterns_reach_the_target_and_thin_out_as_it_rises():
-    low, high = fed_patterns(FF, CATALOG, SET, OPTIMUM - 5), fed_patterns(FF, CATALOG, SET, RELAXED)
+    low, high = fed_patterns(FF, CATALOG, SET, OPTIMUM - 10), fed_patterns(FF, CATALOG, SET, RELAXED)
     assert high and all(p.relaxed >= RELAXED for p in high)
     assert len(high) < len(low)
     inputs = {(m, p.at) for m in SET for p in CATALOG[m].inputs}
@@ -104,12 +104,12 @@ def test_a_split_stops_at_the_first_part_that_finds_a_layout(monkeypatch):
 def test_fed_patterns_keep_their_relaxations_between_targets(monkeypatch):
     """The prover asks one target after another; a pattern's relaxation is solved once, not per target."""
     known: dict = {}
-    first = fed_patterns(FF, CATALOG, SET, OPTIMUM - 5, known)
+    first = fed_patterns(FF, CATALOG, SET, OPTIMUM - 10, known)
     higher = fed_patterns(FF, CATALOG, SET, RELAXED)
     assert first and higher and len(higher) < len(first)
     calls = []
     monkeypatch.setattr(prove, "topology_bound", lambda *a, **k: calls.append(1))
-    assert fed_patterns(FF, CATALOG, SET, OPTIMUM - 5, known) == first
+    assert fed_patterns(FF, CATALOG, SET, OPTIMUM - 10, known) == first
     assert fed_patterns(FF, CATALOG, SET, RELAXED, known) == higher
     assert calls == []
 
