@@ -14,6 +14,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from models.clickopts import output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
 
 console = Console()
@@ -30,12 +31,34 @@ def document_options(command):
     return CATALOG_OPTION(BOARDS_OPTION(JSON_OPTION(command)))
 
 
+def _one_line(exc: click.UsageError) -> click.UsageError:
+    """The same usage error without its context, so click prints only "Error: ..." (no Usage/Try lines)."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        return exc  # `factoryfun` alone prints the help, as it should
+    plain = click.UsageError(exc.format_message())
+    plain.exit_code = exc.exit_code
+    return plain
+
+
 class FactoryfunGroup(click.Group):
-    """Turns domain errors into one clear line and exit code 2 for every command."""
+    """Turns domain and usage errors into one clear line (exit code 2) for every command.
+
+    Subcommands parse their arguments inside this group's invoke, so catching
+    click's UsageError here covers every command and subgroup at once.
+    """
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
         except DocumentError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
@@ -70,6 +93,7 @@ def _draw(layout, highlight=()) -> None:
 
 
 def _write_svg(path: str, svg: str) -> None:
+    """Write an SVG (the path was checked writable when the option was read)."""
     Path(path).write_text(svg, encoding="utf-8")
     err_console.print(f"wrote {path}")
 
@@ -108,7 +132,7 @@ def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
 @click.argument("board_id", required=False)
 @RULESET_OPTION
 @BOARDS_OPTION
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Write the board as SVG.")
+@output_option("--svg", "svg_path", help="Write the board as SVG.")
 @JSON_OPTION
 def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """List the boards, or draw one."""
@@ -211,7 +235,7 @@ def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
 @document_options
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Write the layout as SVG.")
+@output_option("--svg", "svg_path", help="Write the layout as SVG.")
 def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: str | None) -> None:
     """Draw a layout in the terminal, and as SVG with --svg."""
     from models.check import check_layout
@@ -246,7 +270,7 @@ def _replay_table(result) -> Table:
 @main.command()
 @click.argument("game_path", type=click.Path(dir_okay=False))
 @document_options
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the game with its result to this file.")
+@output_option("--out", "out_path", help="Write the game with its result to this file.")
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, show_final: bool) -> None:
     """Replay a game round by round and score it. Exit 0 legal, 1 illegal, 2 unreadable."""
@@ -285,15 +309,15 @@ def sequence() -> None:
 
 
 @sequence.command("random")
-@click.option("--seed", default=0, show_default=True, help="Shuffle seed (recorded so the sequence can be made again).")
-@click.option("--players", default=3, show_default=True, help="Machines revealed a round (one per player).")
-@click.option("--rounds", default=None, type=int, help="Rounds (default: the ruleset's).")
+@seed_option(help="Shuffle seed (recorded so the sequence can be made again).")
+@click.option("--players", type=click.IntRange(min=1), default=3, show_default=True, help="Machines revealed a round (one per player).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rounds (default: the ruleset's).")
 @click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it.")
 @click.option("--board", "board_id", default="classic-A", show_default=True)
 @RULESET_OPTION
 @CATALOG_OPTION
 @BOARDS_OPTION
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the sequence here (default: print it).")
+@output_option("--out", "out_path", help="Write the sequence here (default: print it).")
 def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, board_id: str, ruleset_id: str,
                     catalog_path, boards_path, out_path: str | None) -> None:
     """A random sequence dealt as in the real game (a game document without taken/layout)."""
@@ -303,8 +327,6 @@ def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, boa
     from models.sequence import random_sequence
 
     ruleset = _ruleset(ruleset_id)
-    if players < 1:
-        raise click.BadParameter("at least 1", param_hint="--players")
     if board_id not in load_boards(ruleset, boards_path):
         raise click.BadParameter(f"unknown board {board_id!r}", param_hint="--board")
     try:
@@ -334,10 +356,10 @@ def _progress_printer(label: str):
 
 @main.command()
 @click.argument("sequence_path", type=click.Path(dir_okay=False))
-@click.option("--time-limit", default=600.0, show_default=True, help="Seconds for the whole plan.")
-@click.option("--workers", default=2, show_default=True)
-@click.option("--seed", default=0, show_default=True)
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the plan (a game document with result).")
+@time_limit_option(600.0, "Seconds for the whole plan.")
+@workers_option()
+@seed_option()
+@output_option("--out", "out_path", help="Write the plan (a game document with result).")
 @document_options
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None,
@@ -369,11 +391,11 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
 @main.command()
 @click.argument("game_path", type=click.Path(dir_okay=False))
 @click.option("--plan", "plan_path", type=click.Path(dir_okay=False), help="Compare with this computed plan instead of solving one.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="Write the HTML report here.")
-@click.option("--plan-out", "plan_out", type=click.Path(dir_okay=False), help="Also write the computed plan.")
-@click.option("--time-limit", default=600.0, show_default=True, help="Seconds for computing the plan.")
-@click.option("--workers", default=2, show_default=True)
-@click.option("--seed", default=0, show_default=True)
+@output_option("--out", "out_path", help="Write the HTML report here.")
+@output_option("--plan-out", "plan_out", help="Also write the computed plan.")
+@time_limit_option(600.0, "Seconds for computing the plan.")
+@workers_option()
+@seed_option()
 @document_options
 def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_out: str | None, time_limit: float,
             workers: int, seed: int, catalog_path, boards_path, as_json: bool) -> None:

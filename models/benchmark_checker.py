@@ -15,6 +15,7 @@ import pandas as pd
 from .board import Board, load_boards
 from .catalog import Catalog, load_catalog
 from .check import check_layout
+from .clickopts import output_option, seed_option
 from .layout import Layout, MachinePlacement, Tile, parse_layout
 from .rulesets import get_ruleset
 
@@ -61,16 +62,21 @@ def measure(layouts: list[Layout], with_parse: bool) -> float:
 
 
 @click.command("bench-checker")
-@click.option("--layouts", default=500, show_default=True, help="Layouts per run.")
-@click.option("--runs", default=5, show_default=True, help="Repetitions (the median is reported).")
-@click.option("--machines", default=10, show_default=True)
-@click.option("--seed", default=1, show_default=True)
-@click.option("--out", "out_path", default="results/checker.csv", show_default=True, type=click.Path(dir_okay=False))
+@click.option("--layouts", type=click.IntRange(min=1), default=500, show_default=True, help="Layouts per run.")
+@click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Repetitions (the median is reported).")
+@click.option("--machines", type=click.IntRange(min=1), default=10, show_default=True,
+              help="Machines per layout (at most the catalogue's).")
+@seed_option(default=1)
+@output_option("--out", "out_path", default="results/checker.csv", show_default=True, make_parents=True,
+               help="CSV of every run; a Markdown summary is written beside it.")
 def bench_checker(layouts: int, runs: int, machines: int, seed: int, out_path: str) -> None:
     """Measure how many layouts the rule checker judges per second (one core)."""
     ruleset = get_ruleset("factory-fun")
     board = load_boards(ruleset)["classic-A"]
     catalog = load_catalog(ruleset)
+    if machines > len(catalog.machines):
+        raise click.BadParameter(f"{machines} is more than the catalogue's {len(catalog.machines)} machines",
+                                 param_hint="'--machines'")
     rng = random.Random(seed)
     sample = [random_layout(board, catalog, machines, rng) for _ in range(layouts)]
     rows = []
@@ -80,7 +86,6 @@ def bench_checker(layouts: int, runs: int, machines: int, seed: int, out_path: s
             rows.append({"phase": phase, "run": run, "layouts": layouts, "machines": machines, "seed": seed,
                          "seconds": round(seconds, 4), "layouts_per_second": round(layouts / seconds, 1)})
     frame = pd.DataFrame(rows)
-    Path(out_path).parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(out_path, index=False)
     medians = frame.groupby("phase")["layouts_per_second"].median()
     lines = [f"- {phase}: median {value:.0f} layouts/s over {runs} runs of {layouts} ({machines}-machine layouts)"

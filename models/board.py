@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DocumentError, expect, expect_cell, require_keys
+from .errors import DocumentError, expect, expect_cell, expect_int_in, require_keys
 from .geometry import GEOMETRIES, Cell, Geometry
 from .jsonio import read_json
 from .paths import BOARDS_DIR
@@ -56,23 +56,51 @@ class Board:
         return set(self.cells) | set(self.pillars) | set(self.blocked)
 
 
+#: the largest board side accepted from a boards file: the printed boards are 8-10 cells a side, and
+#: the solver's models grow with the area (a 10**5-cell side would never finish loading)
+MAX_SIDE = 40
+
+
+def _parse_cells(source: str, key: str, raw: object) -> set[Cell]:
+    """A list of distinct cells, each coordinate within 0..MAX_SIDE-1 (a cell listed twice is a typo)."""
+    cells: set[Cell] = set()
+    for j, value in enumerate(expect(source, key, raw, list, "a list of cells")):
+        cell = expect_cell(source, f"{key}[{j}]", value)
+        if not all(0 <= v < MAX_SIDE for v in cell):
+            raise DocumentError(source, f"{key}[{j}]", f"cell coordinates must be from 0 to {MAX_SIDE - 1} "
+                                f"(boards are at most {MAX_SIDE}x{MAX_SIDE})", cell)
+        if cell in cells:
+            raise DocumentError(source, f"{key}[{j}]", "cell listed twice", cell)
+        cells.add(cell)
+    return cells
+
+
+def _shape(source: str, key: str, raw: dict) -> tuple[set[Cell], int, int]:
+    """The board's cells (listed, or a rows x cols rectangle) and its bounding rows and cols."""
+    if "cells" in raw:
+        shape = _parse_cells(source, f"{key}.cells", raw["cells"])
+        if not shape:
+            raise DocumentError(source, f"{key}.cells", "a board needs at least one cell")
+        return shape, max(c[1] for c in shape) + 1, max(c[0] for c in shape) + 1
+    cap = f"boards are at most {MAX_SIDE}x{MAX_SIDE}"
+    rows = expect_int_in(source, f"{key}.rows", raw.get("rows"), 1, MAX_SIDE, "an integer row count", note=cap)
+    cols = expect_int_in(source, f"{key}.cols", raw.get("cols"), 1, MAX_SIDE, "an integer column count", note=cap)
+    return {(r, c) for r in range(rows) for c in range(cols)}, rows, cols
+
+
 def _parse_board(source: str, key: str, raw: object) -> Board:
     require_keys(source, key, raw, {"id", "geometry"}, {"rows", "cols", "blocked", "pillars", "cells"})
     assert isinstance(raw, dict)
     geometry = GEOMETRIES.get(raw["geometry"])
     if geometry is None:
         raise DocumentError(source, f"{key}.geometry", f"unknown geometry {raw['geometry']!r}")
-    pillars = {expect_cell(source, f"{key}.pillars", c) for c in raw.get("pillars") or []}
-    blocked = {expect_cell(source, f"{key}.blocked", c) for c in raw.get("blocked") or []}
-    if "cells" in raw:
-        shape = {expect_cell(source, f"{key}.cells", c) for c in raw["cells"]}
-        rows = max(c[1] for c in shape) + 1
-        cols = max(c[0] for c in shape) + 1
-    else:
-        rows = expect(source, f"{key}.rows", raw.get("rows"), int, "an integer row count")
-        cols = expect(source, f"{key}.cols", raw.get("cols"), int, "an integer column count")
-        shape = {(r, c) for r in range(rows) for c in range(cols)}
-    for cell in pillars | blocked:
+    pillars = _parse_cells(source, f"{key}.pillars", raw.get("pillars") or [])
+    blocked = _parse_cells(source, f"{key}.blocked", raw.get("blocked") or [])
+    both = sorted(pillars & blocked)
+    if both:
+        raise DocumentError(source, f"{key}.pillars", "cell is both a pillar and blocked", both[0])
+    shape, rows, cols = _shape(source, key, raw)
+    for cell in sorted(pillars | blocked):
         if cell not in shape:
             raise DocumentError(source, key, "blocked or pillar cell outside the board", cell)
     return Board(
@@ -94,6 +122,8 @@ def parse_boards(document: object, ruleset: Ruleset, source: str) -> dict[str, B
     boards: dict[str, Board] = {}
     for i, raw in enumerate(expect(source, "boards", document["boards"], list, "a list")):
         board = _parse_board(source, f"boards[{i}]", raw)
+        if board.id in boards:
+            raise DocumentError(source, f"boards[{i}].id", f"board id {board.id!r} given twice")
         if board.geometry is not ruleset.geometry:
             raise DocumentError(source, f"boards[{i}].geometry", f"ruleset {ruleset.id} needs {ruleset.geometry.name} boards")
         boards[board.id] = board

@@ -4,10 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import DocumentError, expect, require_keys
+from .errors import DocumentError, expect, expect_int_in, require_keys
 from .jsonio import read_json
 from .paths import MACHINES_DIR
 from .rulesets import Ruleset
+
+#: bounds on the numbers printed on a machine tile (the printed ones are incomes 1-14, amounts 1-3);
+#: far larger numbers are typos that would overflow the solver's integer models
+MAX_INCOME = 100
+MAX_AMOUNT = 100
 
 
 @dataclass(frozen=True)
@@ -81,9 +86,7 @@ def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
         raise DocumentError(src, f"{key}.colors", "a port needs at least one colour")
     amount = raw["amount"]
     if amount is not None:
-        expect(src, f"{key}.amount", amount, int, "an integer amount")
-        if amount < 1:
-            raise DocumentError(src, f"{key}.amount", "amount must be at least 1")
+        expect_int_in(src, f"{key}.amount", amount, 1, MAX_AMOUNT, "an integer amount")
     elif colors != ["black"]:
         raise DocumentError(src, f"{key}.amount", "only black outputs may omit the amount")
     return PortSpec(at=at, kind=raw["kind"], colors=tuple(colors), amount=amount)
@@ -108,13 +111,15 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
             _parse_port(source, f"{key}.ports[{j}]", p, ruleset)
             for j, p in enumerate(expect(source, f"{key}.ports", raw["ports"], list, "a list"))
         )
+        if not ports:
+            raise DocumentError(source, f"{key}.ports", "a machine needs at least one port")
         if len({p.at for p in ports}) != len(ports):
             raise DocumentError(source, f"{key}.ports", "two ports at the same position")
         machines[machine_id] = Machine(
             id=machine_id,
             name=raw.get("name"),
             name_certain=bool(raw.get("name_certain", True)),
-            income=expect(source, f"{key}.income", raw["income"], int, "an integer income"),
+            income=expect_int_in(source, f"{key}.income", raw["income"], 0, MAX_INCOME, "an integer income"),
             bonus_supply=bonus,
             ports=ports,
         )

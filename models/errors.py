@@ -50,6 +50,22 @@ def expect(
     return value
 
 
+def expect_int_in(
+    source: str, key: str, value: Any, low: int, high: int, what: str, cell: Sequence[int] | None = None, note: str = ""
+) -> int:
+    """An integer within [low, high].
+
+    Documents are hand-written; a number far outside what the game prints
+    (an income of 10**40, a board of 10**12 rows) would otherwise reach the
+    solver, which overflows or never finishes, so it is rejected here with the key.
+    """
+    expect(source, key, value, int, what, cell)
+    if not low <= value <= high:
+        because = f" ({note})" if note else ""
+        raise DocumentError(source, key, f"expected {what} from {low} to {high}, got {value}{because}", cell)
+    return value
+
+
 def cell_hint(obj: Any) -> tuple[int, int] | None:
     """The object's "cell" when it is a well-formed cell, for error messages; else None."""
     value = obj.get("cell") if isinstance(obj, dict) else None

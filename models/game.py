@@ -5,9 +5,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import DocumentError, expect, require_keys
+from .errors import DocumentError, expect, expect_int_in, require_keys
 from .jsonio import read_json
 from .layout import Context, Layout, parse_layout_body, resolve_context
+
+#: the most start money a game document may give: the rules start with 1 or 2, and the planner's
+#: integer models overflow on numbers like 10**40
+MAX_START_MONEY = 10_000
 
 
 @dataclass
@@ -63,39 +67,58 @@ class Game:
         return doc
 
 
+def _parse_offered(source: str, key: str, raw: Any, context: Context, offered_in: dict[str, int], t: int) -> list[str]:
+    """A round's offered machines: known ids, each offered once in the whole game.
+
+    Every machine tile exists once in the box, so an id offered twice (in one round
+    or in two) is a mistake in the document; `offered_in` maps ids to their round.
+    """
+    offered = expect(source, f"{key}.offered", raw, list, "a list of machine ids")
+    for j, machine_id in enumerate(offered):
+        if not isinstance(machine_id, str) or machine_id not in context.catalog:
+            raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {machine_id!r}")
+        if machine_id in offered_in:
+            first = offered_in[machine_id]
+            where = "twice in this round" if first == t else f"in rounds[{first}] and rounds[{t}]"
+            raise DocumentError(source, f"{key}.offered[{j}]", f"machine {machine_id} is offered {where} "
+                                "(each machine tile exists once)")
+        offered_in[machine_id] = t
+    return list(offered)
+
+
+def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[str, Any],
+                 offered_in: dict[str, int]) -> Round:
+    key = f"rounds[{t}]"
+    require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "first_pick", "layout"})
+    offered = _parse_offered(source, key, raw["offered"], context, offered_in, t)
+    taken = raw.get("taken")
+    if taken is not None and taken not in offered:
+        raise DocumentError(source, f"{key}.taken", f"{taken!r} was not offered this round")
+    last_pick = raw.get("last_pick", False)
+    expect(source, f"{key}.last_pick", last_pick, bool, "true or false")
+    first_pick = raw.get("first_pick", False)
+    expect(source, f"{key}.first_pick", first_pick, bool, "true or false")
+    if first_pick and not context.ruleset.first_pick_fee:
+        raise DocumentError(source, f"{key}.first_pick", f"ruleset {context.ruleset.id} has no first-pick token")
+    layout = None
+    if "layout" in raw:
+        layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
+    return Round(offered, taken, last_pick, first_pick, layout, has_taken="taken" in raw)
+
+
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
     require_keys(source, "", document, {"ruleset", "board", "rounds"}, {"start_money", "options", "result"})
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
-    ruleset = context.ruleset
-    start_money = document.get("start_money", ruleset.start_money)
-    expect(source, "start_money", start_money, int, "an integer")
-    if start_money < 1:
-        raise DocumentError(source, "start_money", "start money must be at least 1")
+    start_money = expect_int_in(source, "start_money", document.get("start_money", context.ruleset.start_money),
+                                1, MAX_START_MONEY, "an integer")
     options: dict[str, Any] = {}
     if "options" in document:
         options = dict(parse_layout_body(source, "", {"machines": [], "tiles": [], "options": document["options"]}, context).options)
-    rounds: list[Round] = []
     raw_rounds = expect(source, "rounds", document["rounds"], list, "a list of rounds")
-    for t, raw in enumerate(raw_rounds):
-        key = f"rounds[{t}]"
-        require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "first_pick", "layout"})
-        offered = expect(source, f"{key}.offered", raw["offered"], list, "a list of machine ids")
-        for j, machine_id in enumerate(offered):
-            if not isinstance(machine_id, str) or machine_id not in context.catalog:
-                raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {machine_id!r}")
-        taken = raw.get("taken")
-        if taken is not None and taken not in offered:
-            raise DocumentError(source, f"{key}.taken", f"{taken!r} was not offered this round")
-        last_pick = raw.get("last_pick", False)
-        expect(source, f"{key}.last_pick", last_pick, bool, "true or false")
-        first_pick = raw.get("first_pick", False)
-        expect(source, f"{key}.first_pick", first_pick, bool, "true or false")
-        if first_pick and not ruleset.first_pick_fee:
-            raise DocumentError(source, f"{key}.first_pick", f"ruleset {ruleset.id} has no first-pick token")
-        layout = None
-        if "layout" in raw:
-            layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
-        rounds.append(Round(list(offered), taken, last_pick, first_pick, layout, has_taken="taken" in raw))
+    if not raw_rounds:
+        raise DocumentError(source, "rounds", "a game needs at least one round")
+    offered_in: dict[str, int] = {}
+    rounds = [_parse_round(source, t, raw, context, options, offered_in) for t, raw in enumerate(raw_rounds)]
     return Game(context, start_money, rounds, options, source)
 
 

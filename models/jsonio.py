@@ -1,4 +1,11 @@
-"""Reading JSON files with errors that name the file."""
+"""Reading JSON files with errors that name the file.
+
+Every JSON reader of the project (layouts, games, catalogues, boards, --fixed,
+--hint, --machines-file) goes through `read_json`, so a malformed file fails
+the same way everywhere: one DocumentError naming the file, never a traceback
+and never a silent guess (duplicate keys, NaN, nesting deep enough to blow
+Python's stack).
+"""
 from __future__ import annotations
 
 import json
@@ -8,20 +15,57 @@ from typing import Any
 from .errors import DocumentError
 
 
-def read_json(path: str | Path) -> Any:
+class _JsonProblem(Exception):
+    """Raised from inside the decoder's hooks; read_json turns it into a DocumentError."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """object_pairs_hook: a key given twice is an error, not "the last one wins"."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _JsonProblem(f"key {key!r} given twice in one object")
+        obj[key] = value
+    return obj
+
+
+def _no_constants(name: str) -> Any:
+    """parse_constant: NaN and Infinity are not JSON numbers (Python accepts them by default)."""
+    raise _JsonProblem(f"{name} is not a JSON number")
+
+
+def read_text(path: str | Path) -> str:
+    """A file's UTF-8 text, or a DocumentError naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DocumentError(str(path), "", "file not found") from None
+    except IsADirectoryError:
+        raise DocumentError(str(path), "", "is a directory, not a file") from None
     except OSError as exc:
-        raise DocumentError(str(path), "", f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise DocumentError(str(path), "", "not UTF-8 text") from None
+        raise DocumentError(str(path), "", f"cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise DocumentError(str(path), "", f"not UTF-8 text (byte {exc.start})") from None
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Decode `text` strictly; every failure is one DocumentError naming `source`."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        raise DocumentError(str(path), "", f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise DocumentError(source, "", f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except _JsonProblem as exc:
+        raise DocumentError(source, "", f"invalid JSON: {exc}") from None
+    except RecursionError:
+        raise DocumentError(source, "", "JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise DocumentError(source, "", f"invalid JSON: {exc}") from None
+
+
+def read_json(path: str | Path) -> Any:
+    """The one JSON file reader: errors name the file (see the module docstring)."""
+    return parse_json(read_text(path), str(path))
 
 
 def write_json(path: str | Path, document: Any) -> None:

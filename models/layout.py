@@ -12,7 +12,7 @@ from typing import Any
 
 from .board import Board, load_boards
 from .catalog import Catalog, Machine, PortSpec, load_catalog
-from .errors import DocumentError, cell_hint, expect, expect_cell, require_keys
+from .errors import DocumentError, cell_hint, expect, expect_cell, expect_int_in, require_keys
 from .geometry import Cell
 from .jsonio import read_json
 from .rulesets import Ruleset, get_ruleset
@@ -21,6 +21,8 @@ from .shapes import DIAGONAL, DIAGONAL_PIPES
 TANK_KINDS = ("supply", "output", "end")
 TILE_KINDS = TANK_KINDS + ("pipe", "diagonal")
 OPTION_DEFAULTS: dict[str, Any] = {"diagonal_intersection": False, "end_limit": None}
+#: the largest end-product stock a document may name (the box holds 9; the solver's models take it as a bound)
+MAX_END_LIMIT = 100
 
 
 @dataclass(frozen=True)
@@ -222,9 +224,7 @@ def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[st
         if options["diagonal_intersection"] and not ruleset.diagonal_available:
             raise DocumentError(source, f"{key}.diagonal_intersection", f"ruleset {ruleset.id} has no diagonal intersection tile")
     if options.get("end_limit") is not None:
-        expect(source, f"{key}.end_limit", options["end_limit"], int, "an integer or null")
-        if options["end_limit"] < 0:
-            raise DocumentError(source, f"{key}.end_limit", "a stock cannot be negative")
+        expect_int_in(source, f"{key}.end_limit", options["end_limit"], 0, MAX_END_LIMIT, "an integer stock or null")
     return options
 
 

@@ -7,42 +7,76 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import click
 from rich.console import Console
 from rich.table import Table
 
+from models.check import check_layout
+from models.clickopts import output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
-from models.jsonio import read_json, write_json
+from models.jsonio import parse_json, read_text, write_json
 from models.layout import Layout, load_layout, resolve_context
 
+from .extract import prune
 from .static import StaticResult, relative_gap, solve_static
 
 _out = Console()
 _err = Console(stderr=True)
 
 
-def _machine_list(machines: str | None, machines_file: str | None) -> list[str]:
-    ids: list[str] = []
-    if machines:
-        ids += [m.strip() for m in machines.split(",") if m.strip()]
-    if machines_file:
-        path = Path(machines_file)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise DocumentError(str(path), "", f"cannot read: {exc.strerror or exc}") from None
-        if text.lstrip().startswith("["):
-            listed = read_json(path)
-            if not all(isinstance(m, str) for m in listed):
-                raise DocumentError(str(path), "", "expected a JSON list of machine ids")
-            ids += listed
-        else:
-            ids += [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
+#: (where, id) pairs; `where` names the line or list index of a machines file
+Listed = list[tuple[str, str]]
+
+
+def _ids_from_option(machines: str) -> Listed:
+    """--machines FF40,FF12: an empty item (two commas) is a typo, not a shorter list."""
+    parts = [m.strip() for m in machines.split(",")]
+    if not all(parts):
+        raise click.BadParameter(f"empty machine id in {machines!r}", param_hint="'--machines'")
+    return [(f"item {i + 1}", m) for i, m in enumerate(parts)]
+
+
+def _ids_from_file(path: str) -> Listed:
+    """--machines-file: a JSON list of ids, or one id a line (# comments); errors name the file."""
+    text = read_text(path)
+    if text.lstrip().startswith(("[", "{")):
+        listed = parse_json(text, path)
+        if not isinstance(listed, list) or not all(isinstance(m, str) for m in listed):
+            raise DocumentError(path, "", "expected a JSON list of machine ids (strings)")
+        ids = [(f"[{i}]", m) for i, m in enumerate(listed)]
+    else:
+        ids = [(f"line {n}", line.strip()) for n, line in enumerate(text.splitlines(), start=1)
+               if line.strip() and not line.strip().startswith("#")]
     if not ids:
-        raise click.UsageError("give the machines with --machines FF40,FF12 or --machines-file FILE")
+        raise DocumentError(path, "", "lists no machine ids")
     return ids
+
+
+def _checked_ids(listed: Listed, catalog, fail: Callable[[str, str], Exception]) -> list[str]:
+    """Known ids, each once; `fail(where, message)` makes the error of the option or file they came from."""
+    seen: set[str] = set()
+    for where, machine_id in listed:
+        if machine_id not in catalog:
+            raise fail(where, f"unknown machine id {machine_id!r}")
+        if machine_id in seen:
+            raise fail(where, f"machine {machine_id} is listed twice (a factory has one tile of each machine)")
+        seen.add(machine_id)
+    return [machine_id for _, machine_id in listed]
+
+
+def _machine_list(machines: str | None, machines_file: str | None, catalog) -> list[str]:
+    """The machines to solve, from exactly one of --machines and --machines-file."""
+    if machines is not None and machines_file is not None:
+        raise click.UsageError("give the machines with --machines or with --machines-file, not both")
+    if machines:
+        return _checked_ids(_ids_from_option(machines), catalog,
+                            lambda where, message: click.BadParameter(message, param_hint="'--machines'"))
+    if machines_file:
+        return _checked_ids(_ids_from_file(machines_file), catalog,
+                            lambda where, message: DocumentError(machines_file, where, message))
+    raise click.UsageError("give the machines with --machines FF40,FF12 or --machines-file FILE")
 
 
 def _read_layout(path: str | None, what: str, context, catalog_path, boards_path) -> Layout | None:
@@ -53,6 +87,39 @@ def _read_layout(path: str | None, what: str, context, catalog_path, boards_path
         raise DocumentError(path, "board", f"the {what} layout is for {layout.ruleset.id}/{layout.board.id}, "
                             f"not {context.ruleset.id}/{context.board.id}")
     return layout
+
+
+def _hint_problem(hint: Layout, ids: list[str], optional: bool) -> str | None:
+    """Why solve_static would silently pass over this --hint, or None if it can start from it.
+
+    It starts only from a legal layout (after dropping stray tiles) of the machines
+    being solved (all of them unless --optional).
+    """
+    extra = [m for m in hint.machine_ids if m not in ids]
+    if extra:
+        return f"it places {', '.join(extra)}, not among the machines to solve"
+    missing = [m for m in ids if m not in hint.machine_ids]
+    if missing and not optional:
+        return f"it leaves out {', '.join(missing)} (without --optional a hint places every machine)"
+    violations = check_layout(prune(hint)).violations
+    if violations:
+        return f"it breaks rule {violations[0].rule}: {violations[0].message}"
+    return None
+
+
+def _usable_hint(hint: Layout | None, hint_path: str | None, ids: list[str], optional: bool) -> Layout | None:
+    """The hint, or None with a one-line note: a hint only speeds the search up, so a bad one is no error."""
+    problem = _hint_problem(hint, ids, optional) if hint is not None else None
+    if problem is None:
+        return hint
+    click.echo(f"note: --hint {hint_path} not used: {problem}", err=True)  # one line, never wrapped
+    return None
+
+
+def _with_fixed(ids: list[str], fixed: Layout | None) -> tuple[list[str], list[str]]:
+    """Every machine the solve places (solve_static adds the --fixed layout's) and those only --fixed names."""
+    added = [m for m in (fixed.machine_ids if fixed is not None else []) if m not in ids]
+    return ids + added, added
 
 
 def result_document(result: StaticResult) -> dict[str, Any]:
@@ -108,14 +175,14 @@ def _summary(result: StaticResult) -> Table:
 @click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="boards file")
 @click.option("--objective", type=click.Choice(["profit", "cost"]), default="profit", show_default=True)
 @click.option("--optional", is_flag=True, help="machines may be left out (maximise profit)")
-@click.option("--time-limit", type=click.FloatRange(min=0.1), default=60.0, show_default=True, help="seconds")
-@click.option("--workers", type=click.IntRange(1, 64), default=2, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@time_limit_option(60.0, "seconds")
+@workers_option()
+@seed_option()
 @click.option("--hint", "hint_path", type=click.Path(dir_okay=False), help="a complete starting layout")
 @click.option("--fixed", "fixed_path", type=click.Path(dir_okay=False), help="machines and tiles that must stay")
 @click.option("--diagonal", is_flag=True, help="allow the diagonal intersection tile")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), help="write the layout document with its result")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="write the layout as SVG")
+@output_option("--out", "out_path", help="write the layout document with its result")
+@output_option("--svg", "svg_path", help="write the layout as SVG")
 @click.option("--json", "as_json", is_flag=True, help="print the layout document to stdout")
 def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_path, objective, optional,
           time_limit, workers, seed, hint_path, fixed_path, diagonal, out_path, svg_path, as_json) -> None:
@@ -125,16 +192,12 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     context = resolve_context("--board/--ruleset", ruleset_id, board_id, catalog_path, boards_path)
     if diagonal and not context.ruleset.diagonal_available:
         raise click.UsageError(f"ruleset {ruleset_id} has no diagonal intersection tile")
-    ids = _machine_list(machines, machines_file)
-    for m in ids:
-        if m not in context.catalog:
-            raise click.UsageError(f"unknown machine id {m!r}")
-    twice = sorted({m for m in ids if ids.count(m) > 1})
-    if twice:
-        raise click.UsageError(f"machine {', '.join(twice)} is listed twice (a factory has one tile of each machine)")
-    hint = _read_layout(hint_path, "hint", context, catalog_path, boards_path)
+    ids = _machine_list(machines, machines_file, context.catalog)
     fixed = _read_layout(fixed_path, "fixed", context, catalog_path, boards_path)
-    _err.print(f"solving {len(ids)} machines on {board_id} ({objective}{', optional' if optional else ''}, "
+    placed, from_fixed = _with_fixed(ids, fixed)
+    hint = _usable_hint(_read_layout(hint_path, "hint", context, catalog_path, boards_path), hint_path, placed, optional)
+    also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
+    _err.print(f"solving {len(placed)} machines{also} on {board_id} ({objective}{', optional' if optional else ''}, "
                f"{time_limit:g}s, {workers} workers)")
     result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                           optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,

@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from cli import main
-from models.layout import parse_layout
 from models.check import check_layout
+from models.layout import parse_layout
+from models.paths import EXAMPLES_DIR
+from solver.static import StaticResult
 
 
 def invoke(*args: str):
@@ -49,3 +52,92 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path):
     broken.write_text("{")
     result = invoke("--board", "classic-A", "--machines", "FF09", "--hint", str(broken))
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+# -- machines, --hint and --fixed as the command reads them (the search itself is stubbed out) ----------
+ROUND2 = EXAMPLES_DIR / "rulebook-round2.json"  # FF39 and FF08, legal
+
+
+@pytest.fixture
+def solves(monkeypatch):
+    """Record solve_static's arguments instead of searching (keeps these tests instant)."""
+    calls: list[dict] = []
+
+    def fake(ruleset, board, catalog, ids, **kwargs):
+        calls.append({"ids": ids, **kwargs})
+        return StaticResult("UNKNOWN", None, None, None, None, 0.0, 0.0, None, None)
+
+    monkeypatch.setattr("solver.command.solve_static", fake)
+    return calls
+
+
+def one_line(result, *needles: str) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert all(n in lines[0] for n in needles), lines[0]
+    return lines[0]
+
+
+def test_an_empty_machine_id_is_an_error(solves):
+    one_line(invoke("--board", "classic-A", "--machines", "FF39,,FF08"), "'--machines'", "empty machine id")
+    assert not solves
+
+
+def test_machines_and_machines_file_together_are_an_error(tmp_path, solves):
+    ids = tmp_path / "ids.txt"
+    ids.write_text("FF08\n")
+    one_line(invoke("--board", "classic-A", "--machines", "FF39", "--machines-file", str(ids)), "not both")
+    assert not solves
+
+
+@pytest.mark.parametrize("content,needle", [
+    (b"FF39\n\xff\xfe\n", "not UTF-8 text"),
+    (b"FF39\nhello world\n", "line 2: unknown machine id 'hello world'"),
+    (b'{"a": 1}\n', "expected a JSON list of machine ids"),
+    (b"", "lists no machine ids"),
+    (b"# only a comment\n", "lists no machine ids"),
+    (b'["FF39", "FF39"]', "[1]: machine FF39 is listed twice"),
+])
+def test_machines_file_errors_name_the_file(tmp_path, solves, content, needle):
+    path = tmp_path / "ids.txt"
+    path.write_bytes(content)
+    one_line(invoke("--board", "classic-A", "--machines-file", str(path)), str(path), needle)
+    assert not solves
+
+
+def _hint(tmp_path, change=None) -> str:
+    document = json.loads(ROUND2.read_text())
+    if change is not None:
+        change(document)
+    path = tmp_path / "hint.json"
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+@pytest.mark.parametrize("machines,change,needle", [
+    ("FF39", None, "it places FF08, not among the machines to solve"),
+    ("FF39,FF08,FF25", None, "it leaves out FF25"),
+    ("FF39,FF08", lambda d: d.update(tiles=[t for t in d["tiles"] if t["kind"] != "output"]), "it breaks rule loose-end"),
+])
+def test_an_unusable_hint_is_dropped_with_a_note(tmp_path, solves, machines, change, needle):
+    hint = _hint(tmp_path, change)
+    result = invoke("--board", "classic-A", "--machines", machines, "--hint", hint, "--json")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert len(notes) == 1 and f"--hint {hint} not used" in notes[0] and needle in notes[0], result.stderr
+    assert solves[0]["hint"] is None
+
+
+def test_a_good_hint_is_passed_on_without_a_note(tmp_path, solves):
+    result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--hint", _hint(tmp_path), "--json")
+    assert result.exit_code == 0 and "note:" not in result.stderr
+    assert solves[0]["hint"] is not None
+
+
+def test_the_count_includes_the_fixed_layouts_machines(tmp_path, solves):
+    fixed = tmp_path / "fixed.json"
+    fixed.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
+                                 "machines": [{"id": "FF01", "cell": [5, 2], "rotation": 0}], "tiles": []}))
+    result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--fixed", str(fixed), "--json")
+    assert result.exit_code == 0, result.output
+    assert "solving 3 machines (FF01 from --fixed) on classic-A" in result.stderr

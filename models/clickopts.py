@@ -1,0 +1,95 @@
+"""Command-line options shared by every `factoryfun` command (cli.py, solver/command.py, bench-checker).
+
+One definition each, so `solve`, `plan` and `analyze` accept and reject the same
+time limits, worker counts and seeds, and every output file is checked before a
+computation that may run for minutes rather than after it.
+"""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+#: the shortest time limit a solve can use (CP-SAT needs a moment to build and start)
+MIN_TIME_LIMIT = 0.1
+#: worker processes / CP-SAT threads
+MAX_WORKERS = 64
+#: CP-SAT's random_seed is a 32-bit signed integer
+MAX_SEED = 2**31 - 1
+
+
+class TimeLimit(click.FloatRange):
+    """Seconds, finite and at least MIN_TIME_LIMIT.
+
+    click's FloatRange lets NaN through (every comparison with NaN is false), and a
+    NaN deadline makes the searches run forever; infinity is refused for the same reason.
+    """
+
+    name = "seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=MIN_TIME_LIMIT)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
+def _unwritable(path: Path, make_parents: bool) -> str | None:
+    """Why `path` cannot be written, or None; leaves no file behind that was not there."""
+    if make_parents:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    if not path.parent.is_dir():
+        return f"directory '{path.parent}' does not exist"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not existed:
+        path.unlink(missing_ok=True)
+    return None
+
+
+class OutputFile(click.Path):
+    """A file the command will write: checked writable when the option is read, not when the result is ready."""
+
+    def __init__(self, make_parents: bool = False) -> None:
+        super().__init__(dir_okay=False)
+        self.make_parents = make_parents
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = super().convert(value, param, ctx)
+        problem = _unwritable(Path(path), self.make_parents)
+        if problem is not None:
+            self.fail(f"cannot write '{path}': {problem}", param, ctx)
+        return path
+
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def time_limit_option(default: float, help: str) -> Decorator:
+    return click.option("--time-limit", type=TimeLimit(), default=default, show_default=True, help=help)
+
+
+def workers_option() -> Decorator:
+    return click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=2, show_default=True,
+                        help="Worker processes (CP-SAT threads).")
+
+
+def seed_option(default: int = 0, help: str = "Random seed (the same seed repeats a run).") -> Decorator:
+    return click.option("--seed", type=click.IntRange(0, MAX_SEED), default=default, show_default=True, help=help)
+
+
+def output_option(*decls: str, help: str, make_parents: bool = False, **kwargs: Any) -> Decorator:
+    """An option naming a file to write (see OutputFile)."""
+    return click.option(*decls, type=OutputFile(make_parents), help=help, **kwargs)

@@ -1,0 +1,124 @@
+"""Options shared by every command (models/clickopts.py): one-line usage errors, the same checks everywhere.
+
+None of these runs a search: every bad option is rejected while the command line is read.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from models.paths import EXAMPLES_DIR
+
+ROUND2 = str(EXAMPLES_DIR / "rulebook-round2.json")
+GAME = str(EXAMPLES_DIR / "rulebook-game.json")
+SOLVE = ["solve", "--board", "classic-A", "--machines", "FF39"]
+
+
+def one_line_usage_error(args: list[str], *needles: str) -> str:
+    """Exit 2 and exactly one line, "Error: ...", with no Usage/Try lines."""
+    result = CliRunner().invoke(main, args)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ") and all(n in lines[0] for n in needles), lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["check", "--no-such-option", ROUND2], "No such option"),
+    (["no-such-command"], "No such command"),
+    (["--no-such-option"], "No such option"),
+    (["boards", "classic-Z"], "unknown board 'classic-Z'"),
+    (["sequence", "random", "--players", "0"], "--players"),
+    (["check"], "Missing argument"),
+    (["solve", "--board", "classic-A"], "give the machines"),
+])
+def test_usage_errors_are_one_line(args, needle):
+    one_line_usage_error(args, needle)
+
+
+def test_no_arguments_still_prints_the_help():
+    result = CliRunner().invoke(main, [])
+    assert "Usage:" in result.output and "Commands:" in result.output
+
+
+SEARCHES = [SOLVE, ["plan", GAME], ["analyze", GAME]]
+
+
+@pytest.mark.parametrize("command", SEARCHES)
+@pytest.mark.parametrize("value,needle", [
+    ("nan", "not a finite number of seconds"),
+    ("inf", "not a finite number of seconds"),
+    ("-1", "not in the range x>=0.1"),
+    ("0", "not in the range x>=0.1"),
+])
+def test_time_limits_are_checked_alike(command, value, needle):
+    one_line_usage_error([*command, "--time-limit", value], "'--time-limit'", needle)
+
+
+@pytest.mark.parametrize("command", SEARCHES)
+@pytest.mark.parametrize("value", ["0", "-3", "65"])
+def test_workers_are_checked_alike(command, value):
+    one_line_usage_error([*command, "--workers", value], "'--workers'", "1<=x<=64")
+
+
+@pytest.mark.parametrize("command", [*SEARCHES, ["sequence", "random"], ["bench-checker"]])
+@pytest.mark.parametrize("value", ["100000000000000000000000", "-1"])
+def test_seeds_fit_cp_sat(command, value):
+    one_line_usage_error([*command, "--seed", value], "'--seed'", "0<=x<=2147483647")
+
+
+OUTPUTS = [
+    ([*SOLVE, "--time-limit", "1"], "--out"),
+    ([*SOLVE, "--time-limit", "1"], "--svg"),
+    (["plan", GAME, "--time-limit", "1"], "--out"),
+    (["analyze", GAME, "--time-limit", "1"], "--out"),
+    (["analyze", GAME, "--time-limit", "1"], "--plan-out"),
+    (["replay", GAME], "--out"),
+    (["show", ROUND2], "--svg"),
+    (["boards", "classic-A"], "--svg"),
+    (["sequence", "random"], "--out"),
+]
+
+
+@pytest.mark.parametrize("command,option", OUTPUTS)
+def test_unwritable_outputs_are_rejected_before_any_work(tmp_path, command, option):
+    target = tmp_path / "no-such-dir" / "out.file"
+    one_line_usage_error([*command, option, str(target)], f"'{option}'", f"cannot write '{target}'",
+                         "does not exist")
+
+
+def test_bench_checker_out_cannot_be_created():
+    one_line_usage_error(["bench-checker", "--out", "/proc/no-such/x.csv"], "'--out'", "cannot write")
+
+
+def test_checking_an_output_leaves_no_file_behind(tmp_path):
+    svg = tmp_path / "never.svg"
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    result = CliRunner().invoke(main, ["show", str(broken), "--svg", str(svg)])
+    assert result.exit_code == 2 and not svg.exists()
+
+
+@pytest.mark.parametrize("option,value,needle", [
+    ("--runs", "0", "x>=1"),
+    ("--layouts", "0", "x>=1"),
+    ("--machines", "-1", "x>=1"),
+    ("--machines", "1000", "more than the catalogue's 55 machines"),
+])
+def test_bench_checker_ranges(tmp_path, option, value, needle):
+    one_line_usage_error(["bench-checker", option, value, "--out", str(tmp_path / "b.csv")], f"'{option}'", needle)
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_sequence_needs_a_round(value):
+    one_line_usage_error(["sequence", "random", "--rounds", value], "'--rounds'", "x>=1")
+
+
+def test_bench_checker_still_runs(tmp_path):
+    out = tmp_path / "sub" / "b.csv"
+    result = CliRunner().invoke(main, ["bench-checker", "--layouts", "2", "--runs", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.exists() and Path(out).with_suffix(".md").exists()
