@@ -19,7 +19,9 @@ from models.board import Board
 from models.catalog import Catalog
 from models.rulesets import Ruleset
 
-from .pair_cuts import Relation, pair_tiles, relation_pairs
+from .pair_cuts import Relation, pair_tiles, relation_sets, relations
+from .triangle_cuts import CAP as TRIANGLE_CAP, triangle_tiles
+from .triangle_cuts import supported as triangles_supported
 from .placements import machine_placements
 from .search import solver_parameters
 
@@ -37,7 +39,7 @@ def topology_bound(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], objective: str = "profit",
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
     fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
-    ranks: dict[str, int] | None = None, pair_cuts: bool = True,
+    ranks: dict[str, int] | None = None, pair_cuts: bool = True, triangles: bool = False,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
@@ -50,7 +52,9 @@ def topology_bound(
     the value is then no bound on layouts that chain otherwise.
     `pair_cuts` adds the cuts of solver/pair_cuts.py (only with pipes counted). They
     count a pipe per cell, so a caller allowing the diagonal tile (one pipe over two
-    cells) must leave them out.
+    cells) must leave them out. `triangles` adds, round after round, the triangle cuts
+    of solver/triangle_cuts.py that the solution violates (square rulesets, with the
+    pair cuts only).
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
     relaxation.add_networks()
@@ -61,7 +65,8 @@ def topology_bound(
         for ii, (b, pi) in enumerate(relaxation.ins):
             if (b, pi.at) in fed_pattern:
                 relaxation.model.Add(relaxation.fed[ii] == fed_pattern[(b, pi.at)])
-    return relaxation.solve(time_limit, count_pipes)
+    return relaxation.solve(time_limit, count_pipes, triangles and count_pipes and pair_cuts
+                            and triangles_supported(ruleset))
 
 
 def reaching_patterns(
@@ -141,6 +146,9 @@ class _Relaxation:
         self.supplied: dict[tuple[int, str], cp_model.IntVar] = {}
         self.supply_tiles: dict[str, cp_model.LinearExprT] = {}
         self.containers: dict[str, cp_model.IntVar] = {}
+        self._single: dict[str, cp_model.IntVar] = {}
+        self._relation_literals: dict[tuple, tuple[cp_model.IntVar, cp_model.LinearExprT]] = {}
+        self._out_tiles: dict[int, cp_model.IntVar] = {}
         sides = len(ruleset.geometry.sides)
         self.pipe_sides = sides if ruleset.x_splitter_available or sides != 4 else 3
         self.tank_sides = 1 if ruleset.oriented_tanks else sides
@@ -245,16 +253,7 @@ class _Relaxation:
         container of it (with two, they may be in different networks).
         """
         model = self.model
-        outs = {(m, p.at): o for o, (m, p) in enumerate(self.outs)}
-        ins = {(m, p.at): i for i, (m, p) in enumerate(self.ins)}
-        single: dict[str, cp_model.IntVar] = {}
-
-        def only_one(c: str) -> cp_model.IntVar:
-            if c not in single:
-                single[c] = model.NewBoolVar(f"one_container[{c}]")
-                model.Add(self.containers[c] <= 1).OnlyEnforceIf(single[c])
-                model.Add(self.containers[c] >= 2).OnlyEnforceIf(single[c].Not())
-            return single[c]
+        outs, ins = self._out_index, self._in_index
 
         def ways(relation: Relation, pair: tuple[str, str]) -> list[tuple[list, cp_model.LinearExprT]]:
             """(literals that make the relation hold, the tiles of its network) for each way it can."""
@@ -263,15 +262,102 @@ class _Relaxation:
                 o, i = outs[first], ins[second]
                 return [([self.member[o, k], self.takes[i, k]], self.network_tiles[k]) for k in range(o + 1)]
             c = relation.color
-            return [([self.supplied[ins[first], c], self.supplied[ins[second], c], only_one(c)], self.supply_tiles[c])]
+            return [([self.supplied[ins[first], c], self.supplied[ins[second], c], self._only_one(c)],
+                     self.supply_tiles[c])]
 
         for a, b in combinations(self.ids, 2):
-            for pair in relation_pairs(self.ruleset, self.catalog, a, b):
-                least = pair_tiles(self.ruleset, self.catalog, a, b, pair)
-                if least <= sum(1 for r in pair if r.kind == "supply"):
+            for rels in relation_sets(self.ruleset, self.catalog, a, b, 2) + relation_sets(self.ruleset, self.catalog, a, b, 3):
+                least = pair_tiles(self.ruleset, self.catalog, a, b, rels)
+                if least <= sum(1 for r in rels if r.kind == "supply"):
                     continue  # the relaxation counts that much already
-                for (when1, tiles1), (when2, tiles2) in product(ways(pair[0], (a, b)), ways(pair[1], (a, b))):
-                    model.Add(tiles1 + tiles2 >= least).OnlyEnforceIf(when1 + when2)
+                for chosen in product(*(ways(r, (a, b)) for r in rels)):
+                    model.Add(sum(tiles for _, tiles in chosen) >= least).OnlyEnforceIf(
+                        [lit for when, _ in chosen for lit in when])
+
+    @property
+    def _out_index(self) -> dict[tuple[str, str], int]:
+        return {(m, p.at): o for o, (m, p) in enumerate(self.outs)}
+
+    @property
+    def _in_index(self) -> dict[tuple[str, str], int]:
+        return {(m, p.at): i for i, (m, p) in enumerate(self.ins)}
+
+    def _only_one(self, c: str) -> cp_model.IntVar:
+        """True when the player lays exactly one container of colour `c` (all its inputs share it)."""
+        if c not in self._single:
+            self._single[c] = self.model.NewBoolVar(f"one_container[{c}]")
+            self.model.Add(self.containers[c] <= 1).OnlyEnforceIf(self._single[c])
+            self.model.Add(self.containers[c] >= 2).OnlyEnforceIf(self._single[c].Not())
+        return self._single[c]
+
+    def _holds(self, relation: Relation, pair: tuple[str, str]) -> tuple[cp_model.IntVar, cp_model.LinearExprT]:
+        """A literal forced true whenever the relation holds, and a lower bound on its network's tiles.
+
+        One literal per relation (not one constraint per network it may be in, as the pair
+        cuts do): a triangle of three feeds would otherwise need up to a thousand rows.
+        """
+        first, second = (pair[relation.first[0]], relation.first[1]), (pair[relation.second[0]], relation.second[1])
+        key = (relation.kind, first, second, relation.color)
+        if key not in self._relation_literals:
+            model = self.model
+            holds = model.NewBoolVar(f"holds{key}")
+            if relation.kind == "feed":
+                o, i = self._out_index[first], self._in_index[second]
+                for k in range(o + 1):
+                    model.AddBoolOr([self.member[o, k].Not(), self.takes[i, k].Not(), holds])
+                tiles = self._output_tiles(o)
+            else:
+                c = relation.color
+                picks = [self.supplied[self._in_index[first], c], self.supplied[self._in_index[second], c]]
+                model.AddBoolOr([pick.Not() for pick in picks] + [self._only_one(c).Not(), holds])
+                tiles = self.supply_tiles[c]
+            self._relation_literals[key] = (holds, tiles)
+        return self._relation_literals[key]
+
+    def _output_tiles(self, o: int) -> cp_model.IntVar:
+        """At most the tiles of the network output `o` is in."""
+        if o not in self._out_tiles:
+            tiles = self._out_tiles[o] = self.model.NewIntVar(0, 100, f"output_tiles[{o}]")
+            for k in range(o + 1):
+                self.model.Add(tiles <= self.network_tiles[k]).OnlyEnforceIf(self.member[o, k])
+        return self._out_tiles[o]
+
+    def violated_triangles(self, solver: cp_model.CpSolver) -> list[tuple[tuple[str, str, str], tuple, int]]:
+        """Triangles of relations the solution uses whose networks hold fewer tiles than `triangle_tiles`."""
+        placed = [m for m in self.ids if solver.Value(self.placed[m])]
+        held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]] = {}
+        for x, y in combinations(placed, 2):
+            held[x, y] = [(r, *seen) for r in relations(self.ruleset, self.catalog, x, y)
+                          if (seen := self._seen(solver, r, (x, y))) is not None]
+        out = []
+        for a, b, c in combinations(placed, 3):
+            for (ab, net1, t1), (bc, net2, t2), (ac, net3, t3) in product(held[a, b], held[b, c], held[a, c]):
+                if len({net1, net2, net3}) < 3 or t1 + t2 + t3 >= TRIANGLE_CAP:
+                    continue  # one network twice (a colour's one container), or nothing to gain
+                least = triangle_tiles(self.ruleset, self.catalog, (a, b, c), ab, bc, ac)
+                if least > t1 + t2 + t3:
+                    out.append(((a, b, c), (ab, bc, ac), least))
+        return out
+
+    def _seen(self, solver: cp_model.CpSolver, relation: Relation, pair: tuple[str, str]) -> tuple[tuple, int] | None:
+        """(its network, that network's tiles) when the relation holds in the solution, else None."""
+        first, second = (pair[relation.first[0]], relation.first[1]), (pair[relation.second[0]], relation.second[1])
+        if relation.kind == "feed":
+            o, i = self._out_index[first], self._in_index[second]
+            for k in range(o + 1):
+                if solver.Value(self.member[o, k]) and solver.Value(self.takes[i, k]):
+                    return ("net", k), solver.Value(self.network_tiles[k])
+            return None
+        c = relation.color
+        both = all(solver.Value(self.supplied[self._in_index[p], c]) for p in (first, second))
+        if both and solver.Value(self.containers[c]) == 1:
+            return ("supply", c), solver.Value(self.supply_tiles[c])
+        return None
+
+    def add_triangle_cut(self, names: tuple[str, str, str], rels: tuple, least: int) -> None:
+        a, b, c = names
+        held = [self._holds(r, pair) for r, pair in zip(rels, ((a, b), (b, c), (a, c)))]
+        self.model.Add(sum(tiles for _, tiles in held) >= least).OnlyEnforceIf([holds for holds, _ in held])
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
         return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
@@ -282,17 +368,33 @@ class _Relaxation:
             (p.amount or 0) * fed for (_, p), fed in zip(self.ins, self.fed))
         return income + bonus - self.cost(count_pipes)
 
-    def solve(self, time_limit: float, count_pipes: bool) -> TopologyBound:
+    def solve(self, time_limit: float, count_pipes: bool, triangles: bool = False) -> TopologyBound:
+        """Solve to optimality; with `triangles`, add the triangle cuts the solution violates and solve
+        again, until none is violated or the time is up. Every round's bound is sound (the cuts are),
+        so a round that runs out of time gives back the last optimal round's answer."""
         model = self.model
         if self.objective == "cost":
             model.Minimize(self.cost(count_pipes))
         else:
             model.Maximize(self.profit(count_pipes))
-        solver = cp_model.CpSolver()
-        solver_parameters(solver, time_limit, 1, 0)
-        status = solver.Solve(model)
-        if status == cp_model.INFEASIBLE:
-            return TopologyBound(None, True, self.ids, infeasible=True)
+        deadline = time.monotonic() + time_limit
+        answer: TopologyBound | None = None
+        while True:
+            solver = cp_model.CpSolver()
+            solver_parameters(solver, max(0.01, deadline - time.monotonic()), 1, 0)
+            status = solver.Solve(model)
+            if status == cp_model.INFEASIBLE:
+                return TopologyBound(None, True, self.ids, infeasible=True)
+            if status != cp_model.OPTIMAL:
+                return answer or self._answer(solver, status)
+            answer = self._answer(solver, status)
+            cuts = self.violated_triangles(solver) if triangles and time.monotonic() < deadline else []
+            if not cuts:
+                return answer
+            for names, rels, least in cuts:
+                self.add_triangle_cut(names, rels, least)
+
+    def _answer(self, solver: cp_model.CpSolver, status: int) -> TopologyBound:
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return TopologyBound(None, False, self.ids)
         order = sorted(self.ids, key=lambda m: solver.Value(self.rank[m]))

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from models.board import Board
@@ -22,6 +22,7 @@ from models.layout import Layout
 from models.rulesets import Ruleset
 
 from .bounds import TopologyBound, infeasibility_reason, topology_bound
+from .triangle_cuts import supported as triangles_supported
 from .construct import greedy_layout
 from .extract import checked_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
@@ -82,6 +83,15 @@ STALL = (3.0, 0.05)
 #: that stall, at least STALL[0]: each waited the whole stall again, and classic-A n6/s0 at 300 s
 #: (best 70 at 1.1 s) handed over at 46 s and missed its proof by about 20 s
 LATER_STALL_SHARE = 1 / 3
+#: separating the triangle cuts gets at most this many seconds, and this share of what is left
+#: (classic-A: 0.8-2.3 s for the 6- and 8-machine benchmark sets, 2.8-6.1 s for the 10-machine ones)
+TRIANGLE_SECONDS, TRIANGLE_SHARE = 10.0, 0.1
+#: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
+#: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
+TRIANGLES_FIRST = 6
+#: an INFEASIBLE answer checks each machine alone for this long at most (to name one that cannot be
+#: connected at all), within what is left of the time limit; under ALONE_LEAST each it is not tried
+ALONE_SECONDS, ALONE_LEAST = 5.0, 0.5
 
 STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
 
@@ -138,12 +148,19 @@ def _better(a: int, b: int, objective: str) -> bool:
 
 def _explain_infeasible(
     ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], fixed: Layout | None, diagonal: bool,
+    seconds: float,
 ) -> str:
-    """Name a machine that cannot be connected even alone, else say the set does not fit together."""
-    if len(ids) > 1:
+    """Name a machine that cannot be connected even alone, else say the set does not fit together.
+
+    The checks share what is left of the time limit (at most 5 s each): with 5 s
+    each regardless, a 2 s solve of three machines that a fixed part made
+    impossible ran 16 s.
+    """
+    each = min(ALONE_SECONDS, seconds / max(1, len(ids)))
+    if len(ids) > 1 and each >= ALONE_LEAST:
         for m in ids:
             alone = build_static_model(ruleset, board, catalog, [m], objective="cost", diagonal=diagonal)
-            if run(alone, 5.0, workers=1).status == "INFEASIBLE":
+            if run(alone, each, workers=1).status == "INFEASIBLE":
                 return f"machine {m} cannot be placed and connected on board {board.id}, even alone"
     where = " with the fixed part of the layout kept where it is" if fixed is not None else ""
     return (f"machines {', '.join(ids)} cannot all be placed and connected on board {board.id}{where}: "
@@ -188,6 +205,8 @@ def solve_static(
                                          pair_cuts=not diagonal)
     if topo.infeasible:
         return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
+    if len(ids) <= TRIANGLES_FIRST and not diagonal:   # small sets: a bound that meets the first walks' best ends them
+        topo = replace(topo, value=_with_triangles(ruleset, catalog, ids, objective, optional, topo.value, time_limit))
 
     t0 = time.monotonic()
     built = build_static_model(ruleset, board, catalog, ids, objective=objective,
@@ -219,9 +238,19 @@ def solve_static(
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
         moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
 
+        walked: list[int] = []   # the best score any walk reported
+
         def walk(schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None]) -> Start:
+            def better(score: int, at: float) -> None:
+                walked.append(max(walked + [score]))
+                on_better(score, at)
+
+            # a walk that reaches the relaxation's bound has found an optimum: nothing to wait for
+            at_bound = (lambda: False) if objective != "profit" or topo.value is None else (
+                lambda: bool(walked) and walked[-1] >= topo.value)
             return sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, walk_seed, fixed=fixed,
-                                      order=topo.order, interrupted=lambda: interrupt.flag, on_better=on_better)
+                                      order=topo.order, interrupted=lambda: interrupt.flag or at_bound(),
+                                      on_better=better)
 
         if start_layout is None and use_construction:
             def sketched(score: int, at: float) -> None:
@@ -258,7 +287,14 @@ def solve_static(
                 first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
                 if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
-        track = _Track(objective, topo.value, first_seconds, best,
+        relaxed = topo.value if len(ids) <= TRIANGLES_FIRST else _with_triangles(
+            ruleset, catalog, ids, objective, optional, topo.value,
+            None if diagonal or interrupt.flag else deadline - time.monotonic())
+        if relaxed is not None and relaxed != topo.value:
+            add_objective_bound(built, relaxed)
+            if progress is not None and best is not None:
+                progress(float(_objective_of(best[1], objective)), float(relaxed), time.monotonic() - start)
+        track = _Track(objective, relaxed, first_seconds, best,
                        best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
         if start_layout is not None and (best is None or start_layout is not sketch_start):
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
@@ -271,7 +307,8 @@ def solve_static(
             if track.best is not None:
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
-                          explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal))
+                          explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal,
+                                                                     deadline - time.monotonic()))
         if prove_points is not None and track.worth_proving(prove_points) and not interrupt.flag:
             def proved(bound: int) -> None:
                 if progress is not None:
@@ -299,7 +336,7 @@ def solve_static(
     best, bound, status = track.best, track.bound, ("OPTIMAL" if track.optimal else "UNKNOWN")
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
-                      topology_bound=topo.value,
+                      topology_bound=relaxed,
                       explanation="no legal layout found within the time limit")
     value = _objective_of(best[1], objective)
     if bound is not None and _better(value, round(bound), objective):  # (value is whole, as is any proved bound)
@@ -311,7 +348,7 @@ def solve_static(
         bound = value
     return result(status, layout=best[0], objective=value, bound=bound, gap=relative_gap(value, bound),
                   build_seconds=build_seconds, first_solution_seconds=track.first_seconds,
-                  best_solution_seconds=track.best_seconds, check=best[1], topology_bound=topo.value,
+                  best_solution_seconds=track.best_seconds, check=best[1], topology_bound=relaxed,
                   interrupted=interrupted)
 
 
@@ -355,6 +392,9 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
             stall: float | None = None) -> None:
     """One CP-SAT run of the main model; its layout, bound and status go into `track`."""
     if interrupt.flag or seconds <= 0.05:
+        return
+    if track.best is not None and track.bound is not None and track.value() == round(track.bound):
+        track.optimal = True   # the best layout meets the bound already: CP-SAT would only confirm it
         return
     offset = time.monotonic() - start
 
@@ -405,6 +445,20 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: 
 def _sketch_seconds(machines: int, time_limit: float) -> float:
     share, cap = SKETCH_LARGE if machines >= SKETCH_MANY else SKETCH_SMALL
     return min(cap, share * time_limit)
+
+
+def _with_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
+                    value: int | None, seconds_left: float | None) -> int | None:
+    """The relaxation's bound with the triangle cuts too (solver/triangle_cuts.py), or `value` as it was.
+
+    Asked after the first walks for more than TRIANGLES_FIRST machines: separating
+    the cuts takes up to 6 s for ten machines, and the first layout must not wait for it.
+    """
+    if value is None or seconds_left is None or not triangles_supported(ruleset):
+        return value
+    tightened = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
+                               time_limit=min(TRIANGLE_SECONDS, TRIANGLE_SHARE * seconds_left), triangles=True)
+    return value if tightened.value is None else round(_tighter(tightened.value, value, objective))
 
 
 def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:

@@ -17,7 +17,9 @@ from models.check import check_layout
 from models.layout import Layout
 from models.rulesets import get_ruleset
 from solver.bounds import topology_bound
-from solver.pair_cuts import Relation, pair_tiles, relation_pairs
+from solver.pair_cuts import Relation, pair_tiles, relation_sets, relations
+from solver.triangle_cuts import supported as triangles_supported
+from solver.triangle_cuts import triangle_tiles
 from solver.sketch import sketch_layout
 
 FF, FN = get_ruleset("factory-fun"), get_ruleset("factory-funner")
@@ -26,7 +28,7 @@ FF_CATALOG, FN_CATALOG = load_catalog(FF), load_catalog(FN)
 
 def _pair(a: str, b: str, kinds: tuple[str, str], ports: tuple[tuple, tuple]) -> tuple[Relation, Relation]:
     wanted = {(kind, first, second) for kind, (first, second) in zip(kinds, ports)}
-    found = [p for p in relation_pairs(FF, FF_CATALOG, a, b) if {(r.kind, r.first, r.second) for r in p} == wanted]
+    found = [p for p in relation_sets(FF, FF_CATALOG, a, b) if {(r.kind, r.first, r.second) for r in p} == wanted]
     assert len(found) == 1, found
     return found[0]
 
@@ -61,7 +63,7 @@ def test_the_relaxation_pays_for_what_a_pair_forces():
 
 
 def held_pairs(layout: Layout) -> list[tuple[int, int]]:
-    """(tiles the two networks have, pair_tiles) for every relation pair that holds in `layout`."""
+    """(tiles the networks have, pair_tiles) for every set of two or three relations holding in `layout`."""
     check = check_layout(layout)
     assert check.legal, check.violations
     networks = check.connectivity.networks
@@ -88,10 +90,19 @@ def held_pairs(layout: Layout) -> list[tuple[int, int]]:
     out = []
     for x, y in itertools.permutations(range(len(layout.machines)), 2):
         a, b = layout.machines[x].id, layout.machines[y].id
-        for pair in relation_pairs(layout.ruleset, layout.catalog, a, b):
-            k1, k2 = network(pair[0], x, y), network(pair[1], x, y)
-            if k1 is not None and k2 is not None and k1 != k2:
-                out.append((tiles(k1) + tiles(k2), pair_tiles(layout.ruleset, layout.catalog, a, b, pair)))
+        for rels in relation_sets(layout.ruleset, layout.catalog, a, b, 2) + relation_sets(layout.ruleset, layout.catalog, a, b, 3):
+            ks = [network(r, x, y) for r in rels]
+            if None not in ks and len(set(ks)) == len(ks):
+                out.append((sum(tiles(k) for k in ks), pair_tiles(layout.ruleset, layout.catalog, a, b, rels)))
+    if not triangles_supported(layout.ruleset):
+        return out
+    ids = [m.id for m in layout.machines]
+    for x, y, z in itertools.permutations(range(len(layout.machines)), 3):
+        a, b, c = ids[x], ids[y], ids[z]
+        for ab, bc, ac in itertools.product(*(relations(layout.ruleset, layout.catalog, *pair) for pair in ((a, b), (b, c), (a, c)))):
+            ks = [network(ab, x, y), network(bc, y, z), network(ac, x, z)]
+            if None not in ks and len(set(ks)) == 3:
+                out.append((sum(tiles(k) for k in ks), triangle_tiles(layout.ruleset, layout.catalog, (a, b, c), ab, bc, ac)))
     return out
 
 
