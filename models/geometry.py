@@ -8,6 +8,7 @@ other module asks this interface and never assumes a grid shape.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import deque
 from typing import Tuple
 
 Cell = Tuple[int, int]
@@ -72,3 +73,19 @@ class HexGeometry(Geometry):
 SQUARE = SquareGeometry()
 HEX = HexGeometry()
 GEOMETRIES: dict[str, Geometry] = {g.name: g for g in (SQUARE, HEX)}
+
+
+def ball(geometry: Geometry, centre: Cell, radius: int, blocked: frozenset[Cell] | set[Cell] = frozenset()) -> dict[Cell, int]:
+    """Every cell within `radius` steps of `centre` on open ground (never through `blocked`), with its distance."""
+    seen = {centre: 0}
+    queue = deque([centre])
+    while queue:
+        cell = queue.popleft()
+        if seen[cell] == radius:
+            continue
+        for side in geometry.sides:
+            other = geometry.across(cell, side)
+            if other not in seen and other not in blocked:
+                seen[other] = seen[cell] + 1
+                queue.append(other)
+    return seen

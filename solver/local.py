@@ -49,14 +49,14 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections import Counter, deque
+from collections import Counter
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from models.board import Board
 from models.catalog import Catalog
-from models.geometry import Cell, Geometry
+from models.geometry import Cell, Geometry, ball
 from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
@@ -89,22 +89,6 @@ class _Extra:
     low: int = 0
     exact: bool = False
     seconds: float = 0.0   # how long its last solve took
-
-
-def ball(geometry: Geometry, centre: Cell, radius: int) -> dict[Cell, int]:
-    """Every cell within `radius` steps of `centre` on open ground, with its distance."""
-    seen = {centre: 0}
-    queue = deque([centre])
-    while queue:
-        cell = queue.popleft()
-        if seen[cell] == radius:
-            continue
-        for side in geometry.sides:
-            other = geometry.across(cell, side)
-            if other not in seen:
-                seen[other] = seen[cell] + 1
-                queue.append(other)
-    return seen
 
 
 def patch(geometry: Geometry, radius: int) -> tuple[Board, Cell]:

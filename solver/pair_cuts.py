@@ -21,12 +21,11 @@ it. Nothing else is assumed, so the bound is sound on any board.
 """
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
 from itertools import combinations
 
 from models.catalog import Catalog, PortSpec
-from models.geometry import Cell, Geometry
+from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
 #: counts above this are reported as CAP: paths that long are never the binding case, and
@@ -90,21 +89,6 @@ def relation_sets(ruleset: Ruleset, catalog: Catalog, a: str, b: str, size: int 
     """
     return [rels for rels in combinations(relations(ruleset, catalog, a, b), size)
             if all(_together(r1, r2) for r1, r2 in combinations(rels, 2))]
-
-
-def _ball(geometry: Geometry, centre: Cell, radius: int, blocked: set[Cell] = frozenset()) -> dict[Cell, int]:
-    seen = {centre: 0}
-    queue = deque([centre])
-    while queue:
-        cell = queue.popleft()
-        if seen[cell] == radius:
-            continue
-        for side in geometry.sides:
-            other = geometry.across(cell, side)
-            if other not in seen and other not in blocked:
-                seen[other] = seen[cell] + 1
-                queue.append(other)
-    return seen
 
 
 @dataclass(frozen=True)
@@ -174,8 +158,8 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
         start, end = placed.faces[r.first], placed.faces[r.second]
         if start in body or end in body:
             return CAP  # a relation's port against the other machine: not a legal placement
-        near = _ball(geometry, start, CAP, set(body))
-        far = _ball(geometry, end, CAP, set(body))
+        near = ball(geometry, start, CAP, set(body))
+        far = ball(geometry, end, CAP, set(body))
         if r.kind == "feed":
             total += near.get(end, CAP) + 1
             continue
@@ -217,9 +201,9 @@ def pair_tiles(ruleset: Ruleset, catalog: Catalog, a: str, b: str, rels: tuple[R
     inputs = {(k, p.at): p.colors for k in (0, 1) for p in machines[k].inputs}
     floor = sum(1 for r in rels if r.kind == "supply")   # what the relaxation already counts
     # open-ground distances from a's faces: a placement whose faces are already too far apart is skipped
-    reach = {port: _ball(geometry, face, 2 * CAP + 6) for port, face in first.faces.items()}
+    reach = {port: ball(geometry, face, 2 * CAP + 6) for port, face in first.faces.items()}
     best = CAP
-    for anchor in _ball(geometry, origin, CAP + 3):
+    for anchor in ball(geometry, origin, CAP + 3):
         for steps in range(len(geometry.rotation_values)):
             second = _place(ruleset, machines[1], 1, anchor, steps)
             if first.body & second.body:

@@ -21,10 +21,10 @@ only for the triangles its own solution uses (`separate` in solver/bounds.py).
 from __future__ import annotations
 
 from models.catalog import Catalog
-from models.geometry import Cell
+from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
-from .pair_cuts import Relation, _ball, _legal_pair, _place, _Placed, _tiles
+from .pair_cuts import Relation, _legal_pair, _place, _Placed, _tiles
 
 #: counts are capped here (a triangle needing more is reported as needing CAP), and the placements
 #: tried keep the second machine's anchor within CAP + 3 steps of the first: a farther one has a
@@ -70,7 +70,7 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
     first = _place(ruleset, machines[0], 0, (0, 0), 0)
     inputs = {(k, p.at): p.colors for k in (0, 1) for p in machines[k].inputs}
     table: dict[Pose, int] = {}
-    for anchor in _ball(ruleset.geometry, (0, 0), CAP + 3):
+    for anchor in ball(ruleset.geometry, (0, 0), CAP + 3):
         for steps in range(4):
             second = _place(ruleset, machines[1], 1, anchor, steps)
             if first.body & second.body:

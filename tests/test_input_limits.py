@@ -12,18 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from cli_errors import one_line_error
 from models.paths import BOARDS_DIR, EXAMPLES_DIR, MACHINES_DIR
 
 ROUND2 = str(EXAMPLES_DIR / "rulebook-round2.json")
 GAME = EXAMPLES_DIR / "rulebook-game.json"
-
-
-def one_line_error(args: list[str], *needles: str) -> str:
-    result = CliRunner().invoke(main, args)
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 2 and len(lines) == 1, result.output
-    assert all(n in lines[0] for n in needles), lines[0]
-    return lines[0]
 
 
 def mutated(tmp_path: Path, source: Path, change: Callable[[Any], None], name: str = "doc.json") -> str:

@@ -5,25 +5,14 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from cli import main
+from cli_errors import one_line_error
 from models.errors import DocumentError
 from models.jsonio import read_json
 from models.paths import EXAMPLES_DIR
 
 ROUND2 = EXAMPLES_DIR / "rulebook-round2.json"
 GAME = EXAMPLES_DIR / "rulebook-game.json"
-
-
-def one_line_error(args: list[str], *needles: str) -> str:
-    """Run the CLI; assert exit 2 and a single stderr line holding every needle."""
-    result = CliRunner().invoke(main, args)
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 2 and len(lines) == 1, result.output
-    assert all(n in lines[0] for n in needles), lines[0]
-    assert "Traceback" not in result.output
-    return lines[0]
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> str:

@@ -18,7 +18,8 @@ from solver.grow import grow_block
 from solver.model import build_static_model, fix_to_layout
 from solver.search import run
 from solver import prove
-from solver.local import LocalProver, ball, patch
+from models.geometry import ball
+from solver.local import LocalProver, patch
 from solver.reach import supplied_colours
 from solver.prove import fed_patterns
 
