@@ -71,7 +71,7 @@ def topology_bound(
 
 def reaching_patterns(
     ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], target: int, most: int, time_limit: float = 10.0,
-    pair_cuts: bool = True,
+    pair_cuts: bool = True, triangles: bool = False,
 ) -> list[dict[tuple[str, str], int]] | None:
     """Every fed pattern (which printed inputs are machine-fed) whose relaxation reaches `target`.
 
@@ -81,7 +81,8 @@ def reaching_patterns(
     reach a target near the bound (classic-A FF09,FF15,FF26,FF32,FF36,FF38,FF42,FF50,
     bound 103: 6 patterns reach 103 and 14 reach 98, in 0.1 s). None when more
     than `most` reach it or a solve does not finish in `time_limit` seconds
-    (the caller cannot then skip any pattern safely).
+    (the caller cannot then skip any pattern safely). With `triangles`, a solution
+    that violates a triangle cut adds it and is asked again before it names a pattern.
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, "profit", None)
     relaxation.add_networks()
@@ -100,6 +101,11 @@ def reaching_patterns(
             return found
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
+        cuts = relaxation.violated_triangles(solver) if triangles and pair_cuts and triangles_supported(ruleset) else []
+        for names, rels, least in cuts:
+            relaxation.add_triangle_cut(names, rels, least)
+        if cuts:
+            continue
         bits = [solver.Value(fed) for fed in relaxation.fed]
         found.append({(m, p.at): bit for (m, p), bit in zip(relaxation.ins, bits)})
         model.AddBoolOr([fed.Not() if bit else fed for fed, bit in zip(relaxation.fed, bits)])

@@ -53,6 +53,7 @@ from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
 from .bounds import reaching_patterns, topology_bound
+from .triangle_cuts import supported as triangles_supported
 from .extract import layout_from_values, prune
 from .grow import supports
 from .embed import embed
@@ -127,9 +128,9 @@ class _Setup:
         return self.deadline - time.monotonic()
 
 
-#: what the relaxation says of one fed pattern: (its bound with pipes, without them), or None when the
-#: pattern is infeasible or its relaxation was not solved (`value is None` then tells which)
-_PatternBounds = dict[tuple[int, ...], tuple[int | None, int | None] | None]
+#: what the relaxation says of one fed pattern: (its bound with pipes, without them, whether the first has
+#: the triangle cuts), or None when the pattern is infeasible (a bound with pipes of None: not solved)
+_PatternBounds = dict[tuple[int, ...], tuple[int | None, int | None, bool] | None]
 
 
 def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int,
@@ -139,11 +140,16 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
     `known` keeps each pattern's relaxation between calls: the prover asks for
     one target after another, and a pattern's bounds do not depend on it
     (classic-A FF11,FF12,FF18,FF21,FF47,FF55: 1911 relaxations, 14.6 s, for each target).
+    The triangle cuts (solver/triangle_cuts.py) are asked only of the patterns that
+    reach the target without them: they take rounds of solves, and a few patterns
+    reach a target near the bound.
     """
     inputs = [(m, p.at, p.amount or 0) for m in ids for p in catalog[m].inputs]
     known = {} if known is None else known
+    triangles = pair_cuts and triangles_supported(ruleset)
     if len(inputs) > MAX_INPUTS:
-        reaching = reaching_patterns(ruleset, catalog, ids, target, MAX_REACHING, pair_cuts=pair_cuts)
+        reaching = reaching_patterns(ruleset, catalog, ids, target, MAX_REACHING, pair_cuts=pair_cuts,
+                                     triangles=triangles)
         if reaching is None:
             return None
         found = []
@@ -164,10 +170,15 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
         if bits not in known:
             bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
                                    pair_cuts=pair_cuts)
-            known[bits] = None if bound.infeasible else (bound.value, None)
+            known[bits] = None if bound.infeasible else (bound.value, None, False)
+        if known[bits] is not None and triangles and not known[bits][2] and (known[bits][0] or target) >= target:
+            tighter = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0, triangles=True)
+            value, tanks_only, _ = known[bits]
+            values = [v for v in (value, tighter.value) if v is not None]
+            known[bits] = None if tighter.infeasible else (min(values) if values else None, tanks_only, True)
         if known[bits] is None:
             continue
-        value, tanks_only = known[bits]
+        value, tanks_only, _ = known[bits]
         if value is None:
             return None  # the relaxation was not solved: nothing can be skipped safely
         if value >= target:
@@ -188,7 +199,7 @@ def _tanks_only(ruleset: Ruleset, catalog: Catalog, ids: list[str], pattern: Pat
                                     count_pipes=False).value
         if tanks_only is None:
             return None
-        known[bits] = (value, tanks_only)
+        known[bits] = (value, tanks_only, entry is not None and entry[2])
     return known[bits][1]
 
 

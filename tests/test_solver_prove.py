@@ -138,3 +138,14 @@ def test_patterns_new_at_a_target_start_first_then_the_slowest_so_far():
     patterns = [prove.FedPattern({"name": name}, 30) for name in ("quick", "new", "slow", "newer")]
     ordered = sorted(patterns, key=prove._start_order(local, []))
     assert [p.fed["name"] for p in ordered] == ["new", "newer", "slow", "quick"]
+
+
+def test_patterns_the_triangle_cuts_refute_are_never_handed_to_the_blocks():
+    """classic-A FF09,FF27,FF28,FF43: optimum 30 (proved, results/static.md). The pair cuts leave a
+    pattern reaching 31; the triangle cuts leave none, whether the patterns are tried all or found one at a time."""
+    four = ["FF09", "FF27", "FF28", "FF43"]
+    assert fed_patterns(FF, CATALOG, four, 31, pair_cuts=False)
+    assert fed_patterns(FF, CATALOG, four, 31) == []
+    assert reaching_patterns(FF, CATALOG, four, 31, most=1000)
+    assert reaching_patterns(FF, CATALOG, four, 31, most=1000, triangles=True) == []
+    assert fed_patterns(FF, CATALOG, four, 30)
