@@ -65,8 +65,12 @@ def topology_bound(
         for ii, (b, pi) in enumerate(relaxation.ins):
             if (b, pi.at) in fed_pattern:
                 relaxation.model.Add(relaxation.fed[ii] == fed_pattern[(b, pi.at)])
-    return relaxation.solve(time_limit, count_pipes, triangles and count_pipes and pair_cuts
-                            and triangles_supported(ruleset))
+    return relaxation.solve(time_limit, count_pipes, count_pipes and _with_triangles(ruleset, pair_cuts, triangles))
+
+
+def _with_triangles(ruleset: Ruleset, pair_cuts: bool, triangles: bool) -> bool:
+    """The triangle cuts are asked for, and sound here: pair cuts on (no diagonal tile), a square ruleset."""
+    return triangles and pair_cuts and triangles_supported(ruleset)
 
 
 def reaching_patterns(
@@ -101,7 +105,7 @@ def reaching_patterns(
             return found
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        cuts = relaxation.violated_triangles(solver) if triangles and pair_cuts and triangles_supported(ruleset) else []
+        cuts = relaxation.violated_triangles(solver) if _with_triangles(ruleset, pair_cuts, triangles) else []
         for names, rels, least in cuts:
             relaxation.add_triangle_cut(names, rels, least)
         if cuts:
@@ -141,6 +145,8 @@ class _Relaxation:
             model.Add(self.rank[m] == 3 * rank)
         self.ins = [(m, p) for m in ids for p in catalog[m].inputs]
         self.outs = [(m, p) for m in ids for p in catalog[m].outputs if not p.is_black]
+        self._out_index = {(m, p.at): o for o, (m, p) in enumerate(self.outs)}
+        self._in_index = {(m, p.at): i for i, (m, p) in enumerate(self.ins)}
         self.fed: list[cp_model.IntVar] = []
         self.tanks: list[cp_model.LinearExprT] = []
         self.pipes: list[cp_model.LinearExprT] = []
@@ -258,35 +264,11 @@ class _Relaxation:
         relation holds when both inputs take that colour and the player has one
         container of it (with two, they may be in different networks).
         """
-        model = self.model
-        outs, ins = self._out_index, self._in_index
-
-        def ways(relation: Relation, pair: tuple[str, str]) -> list[tuple[list, cp_model.LinearExprT]]:
-            """(literals that make the relation hold, the tiles of its network) for each way it can."""
-            first, second = (pair[relation.first[0]], relation.first[1]), (pair[relation.second[0]], relation.second[1])
-            if relation.kind == "feed":
-                o, i = outs[first], ins[second]
-                return [([self.member[o, k], self.takes[i, k]], self.network_tiles[k]) for k in range(o + 1)]
-            c = relation.color
-            return [([self.supplied[ins[first], c], self.supplied[ins[second], c], self._only_one(c)],
-                     self.supply_tiles[c])]
-
         for a, b in combinations(self.ids, 2):
             for rels in relation_sets(self.ruleset, self.catalog, a, b, 2) + relation_sets(self.ruleset, self.catalog, a, b, 3):
                 least = pair_tiles(self.ruleset, self.catalog, a, b, rels)
-                if least <= sum(1 for r in rels if r.kind == "supply"):
-                    continue  # the relaxation counts that much already
-                for chosen in product(*(ways(r, (a, b)) for r in rels)):
-                    model.Add(sum(tiles for _, tiles in chosen) >= least).OnlyEnforceIf(
-                        [lit for when, _ in chosen for lit in when])
-
-    @property
-    def _out_index(self) -> dict[tuple[str, str], int]:
-        return {(m, p.at): o for o, (m, p) in enumerate(self.outs)}
-
-    @property
-    def _in_index(self) -> dict[tuple[str, str], int]:
-        return {(m, p.at): i for i, (m, p) in enumerate(self.ins)}
+                if least > sum(1 for r in rels if r.kind == "supply"):   # else the relaxation counts it already
+                    self._add_cut([(r, (a, b)) for r in rels], least)
 
     def _only_one(self, c: str) -> cp_model.IntVar:
         """True when the player lays exactly one container of colour `c` (all its inputs share it)."""
@@ -299,10 +281,10 @@ class _Relaxation:
     def _holds(self, relation: Relation, pair: tuple[str, str]) -> tuple[cp_model.IntVar, cp_model.LinearExprT]:
         """A literal forced true whenever the relation holds, and a lower bound on its network's tiles.
 
-        One literal per relation (not one constraint per network it may be in, as the pair
-        cuts do): a triangle of three feeds would otherwise need up to a thousand rows.
+        One literal per relation, shared by every cut through it (not one row per network a
+        feed may be in: a triangle of three feeds would need up to a thousand rows).
         """
-        first, second = (pair[relation.first[0]], relation.first[1]), (pair[relation.second[0]], relation.second[1])
+        first, second = relation.ports(pair)
         key = (relation.kind, first, second, relation.color)
         if key not in self._relation_literals:
             model = self.model
@@ -347,7 +329,7 @@ class _Relaxation:
 
     def _seen(self, solver: cp_model.CpSolver, relation: Relation, pair: tuple[str, str]) -> tuple[tuple, int] | None:
         """(its network, that network's tiles) when the relation holds in the solution, else None."""
-        first, second = (pair[relation.first[0]], relation.first[1]), (pair[relation.second[0]], relation.second[1])
+        first, second = relation.ports(pair)
         if relation.kind == "feed":
             o, i = self._out_index[first], self._in_index[second]
             for k in range(o + 1):
@@ -362,8 +344,12 @@ class _Relaxation:
 
     def add_triangle_cut(self, names: tuple[str, str, str], rels: tuple, least: int) -> None:
         a, b, c = names
-        held = [self._holds(r, pair) for r, pair in zip(rels, ((a, b), (b, c), (a, c)))]
-        self.model.Add(sum(tiles for _, tiles in held) >= least).OnlyEnforceIf([holds for holds, _ in held])
+        self._add_cut(list(zip(rels, ((a, b), (b, c), (a, c)))), least)
+
+    def _add_cut(self, held: list[tuple[Relation, tuple[str, str]]], least: int) -> None:
+        """Whenever every relation holds, their networks' tiles add up to at least `least`."""
+        literals = [self._holds(r, pair) for r, pair in held]
+        self.model.Add(sum(tiles for _, tiles in literals) >= least).OnlyEnforceIf([holds for holds, _ in literals])
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
         return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)

@@ -44,6 +44,10 @@ class Relation:
     second: Port
     color: str | None    # the supply colour (None for a feed)
 
+    def ports(self, pair: tuple[str, str]) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Its two ports as (machine id, port position), for the machines `pair` it was made between."""
+        return (pair[self.first[0]], self.first[1]), (pair[self.second[0]], self.second[1])
+
 
 def _shares(x: PortSpec, y: PortSpec, colors: tuple[str, ...]) -> list[str]:
     return [c for c in x.colors if c in y.colors and c in colors]

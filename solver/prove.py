@@ -171,11 +171,8 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
             bound = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0,
                                    pair_cuts=pair_cuts)
             known[bits] = None if bound.infeasible else (bound.value, None, False)
-        if known[bits] is not None and triangles and not known[bits][2] and (known[bits][0] or target) >= target:
-            tighter = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0, triangles=True)
-            value, tanks_only, _ = known[bits]
-            values = [v for v in (value, tighter.value) if v is not None]
-            known[bits] = None if tighter.infeasible else (min(values) if values else None, tanks_only, True)
+        if triangles and known[bits] is not None:
+            known[bits] = _with_triangles(ruleset, catalog, ids, pattern, target, known[bits])
         if known[bits] is None:
             continue
         value, tanks_only, _ = known[bits]
@@ -187,6 +184,20 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
                 return None
             found.append(FedPattern(pattern, tanks_only))
     return found
+
+
+def _with_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], pattern: Pattern, target: int,
+                    entry: tuple[int | None, int | None, bool]) -> tuple[int | None, int | None, bool] | None:
+    """`entry` with the triangle cuts in its bound, once, and only when the bound without them reaches `target`
+    (or is unknown): they take rounds of solves, and few patterns reach a target near the bound."""
+    value, tanks_only, tightened = entry
+    if tightened or (value is not None and value < target):
+        return entry
+    tighter = topology_bound(ruleset, catalog, ids, fed_pattern=pattern, time_limit=1.0, triangles=True)
+    if tighter.infeasible:
+        return None
+    values = [v for v in (value, tighter.value) if v is not None]
+    return (min(values) if values else None, tanks_only, True)
 
 
 def _tanks_only(ruleset: Ruleset, catalog: Catalog, ids: list[str], pattern: Pattern, bits: tuple[int, ...],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable
 
 from models.board import Board
@@ -86,6 +86,8 @@ LATER_STALL_SHARE = 1 / 3
 #: separating the triangle cuts gets at most this many seconds, and this share of what is left
 #: (classic-A: 0.8-2.3 s for the 6- and 8-machine benchmark sets, 2.8-6.1 s for the 10-machine ones)
 TRIANGLE_SECONDS, TRIANGLE_SHARE = 10.0, 0.1
+#: the relaxation without them (it was always given this long)
+BOUND_SECONDS = 5.0
 #: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
 #: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
 TRIANGLES_FIRST = 6
@@ -201,12 +203,13 @@ def solve_static(
     reason = infeasibility_reason(ruleset, board, catalog, must_place) if must_place else None
     if reason:
         return result("INFEASIBLE", explanation=reason)
+    # small sets get the triangle cuts at once: a bound that meets the first walks' best ends them
+    early = len(ids) <= TRIANGLES_FIRST
     topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                                         pair_cuts=not diagonal)
+                                         time_limit=BOUND_SECONDS + (_triangle_seconds(time_limit) if early else 0.0),
+                                         pair_cuts=not diagonal, triangles=early)
     if topo.infeasible:
         return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
-    if len(ids) <= TRIANGLES_FIRST and not diagonal:   # small sets: a bound that meets the first walks' best ends them
-        topo = replace(topo, value=_with_triangles(ruleset, catalog, ids, objective, optional, topo.value, time_limit))
 
     t0 = time.monotonic()
     built = build_static_model(ruleset, board, catalog, ids, objective=objective,
@@ -238,16 +241,16 @@ def solve_static(
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
         moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
 
-        walked: list[int] = []   # the best score any walk reported
+        walked = [-math.inf]   # the best score any walk reported
 
         def walk(schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None]) -> Start:
             def better(score: int, at: float) -> None:
-                walked.append(max(walked + [score]))
+                walked[0] = max(walked[0], score)
                 on_better(score, at)
 
             # a walk that reaches the relaxation's bound has found an optimum: nothing to wait for
             at_bound = (lambda: False) if objective != "profit" or topo.value is None else (
-                lambda: bool(walked) and walked[-1] >= topo.value)
+                lambda: walked[0] >= topo.value)
             return sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, walk_seed, fixed=fixed,
                                       order=topo.order, interrupted=lambda: interrupt.flag or at_bound(),
                                       on_better=better)
@@ -287,9 +290,8 @@ def solve_static(
                 first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
                 if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
-        relaxed = topo.value if len(ids) <= TRIANGLES_FIRST else _with_triangles(
-            ruleset, catalog, ids, objective, optional, topo.value,
-            None if diagonal or interrupt.flag else deadline - time.monotonic())
+        relaxed = topo.value if early or diagonal or interrupt.flag else _tightened_by_triangles(
+            ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic())
         if relaxed is not None and relaxed != topo.value:
             add_objective_bound(built, relaxed)
             if progress is not None and best is not None:
@@ -447,17 +449,21 @@ def _sketch_seconds(machines: int, time_limit: float) -> float:
     return min(cap, share * time_limit)
 
 
-def _with_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
-                    value: int | None, seconds_left: float | None) -> int | None:
+def _triangle_seconds(seconds_left: float) -> float:
+    return min(TRIANGLE_SECONDS, TRIANGLE_SHARE * seconds_left)
+
+
+def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
+                            value: int | None, seconds_left: float) -> int | None:
     """The relaxation's bound with the triangle cuts too (solver/triangle_cuts.py), or `value` as it was.
 
     Asked after the first walks for more than TRIANGLES_FIRST machines: separating
     the cuts takes up to 6 s for ten machines, and the first layout must not wait for it.
     """
-    if value is None or seconds_left is None or not triangles_supported(ruleset):
+    if value is None or not triangles_supported(ruleset):
         return value
     tightened = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                               time_limit=min(TRIANGLE_SECONDS, TRIANGLE_SHARE * seconds_left), triangles=True)
+                               time_limit=_triangle_seconds(seconds_left), triangles=True)
     return value if tightened.value is None else round(_tighter(tightened.value, value, objective))
 
 
