@@ -75,17 +75,22 @@ HEX = HexGeometry()
 GEOMETRIES: dict[str, Geometry] = {g.name: g for g in (SQUARE, HEX)}
 
 
-def ball(geometry: Geometry, centre: Cell, radius: int, blocked: frozenset[Cell] | set[Cell] = frozenset()) -> dict[Cell, int]:
-    """Every cell within `radius` steps of `centre` on open ground (never through `blocked`), with its distance."""
+def ball(geometry: Geometry, centre: Cell, radius: int, blocked: frozenset[Cell] | set[Cell] = frozenset(),
+         until: Cell | None = None) -> dict[Cell, int]:
+    """Every cell within `radius` steps of `centre` on open ground (never through `blocked`), with its distance;
+    with `until`, the walk stops as soon as that cell is reached (only the distance to it is wanted)."""
     seen = {centre: 0}
     queue = deque([centre])
-    while queue:
+    across = geometry.across
+    while queue and until not in seen:
         cell = queue.popleft()
-        if seen[cell] == radius:
+        step = seen[cell] + 1
+        if step > radius:
             continue
         for side in geometry.sides:
-            other = geometry.across(cell, side)
+            other = across(cell, side)
             if other not in seen and other not in blocked:
-                seen[other] = seen[cell] + 1
+                seen[other] = step
                 queue.append(other)
     return seen
+

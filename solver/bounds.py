@@ -20,7 +20,7 @@ from models.catalog import Catalog
 from models.rulesets import Ruleset
 
 from .pair_cuts import Relation, pair_tiles, relation_sets, relations
-from .triangle_cuts import CAP as TRIANGLE_CAP, triangle_tiles
+from .triangle_cuts import CAP as TRIANGLE_CAP, tree_tiles, triangle_tiles
 from .triangle_cuts import supported as triangles_supported
 from .placements import machine_placements
 from .search import solver_parameters
@@ -33,6 +33,22 @@ class TopologyBound:
     order: list[str]           # machines in a feeding order (sources first)
     infeasible: bool = False
     chosen: list[str] | None = None   # the machines the relaxation places (in `order`), when it was solved
+
+
+Held = tuple[Relation, tuple[str, str]]   # a relation and the two machines it joins
+TreeEdge = tuple[str, str, Relation, tuple, int]   # parent, child, relation, its network, the network's tiles now
+
+
+@dataclass
+class Cut:
+    """Whenever every relation of `held` holds, the networks of `counted` hold `least` tiles or more."""
+
+    held: list[Held]
+    least: int
+    counted: list[Held] | None = None   # None: the networks of `held`
+
+    def terms(self) -> list[Held]:
+        return self.held if self.counted is None else self.counted
 
 
 def topology_bound(
@@ -52,8 +68,8 @@ def topology_bound(
     the value is then no bound on layouts that chain otherwise.
     `pair_cuts` adds the cuts of solver/pair_cuts.py (only with pipes counted). They
     count a pipe per cell, so a caller allowing the diagonal tile (one pipe over two
-    cells) must leave them out. `triangles` adds, round after round, the triangle cuts
-    of solver/triangle_cuts.py that the solution violates (square rulesets, with the
+    cells) must leave them out. `triangles` adds, round after round, the triangle and
+    tree cuts of solver/triangle_cuts.py that the solution violates (square rulesets, with the
     pair cuts only).
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
@@ -69,7 +85,7 @@ def topology_bound(
 
 
 def _with_triangles(ruleset: Ruleset, pair_cuts: bool, triangles: bool) -> bool:
-    """The triangle cuts are asked for, and sound here: pair cuts on (no diagonal tile), a square ruleset."""
+    """The triangle and tree cuts are asked for, and sound here: pair cuts on (no diagonal tile), a square ruleset."""
     return triangles and pair_cuts and triangles_supported(ruleset)
 
 
@@ -86,7 +102,7 @@ def reaching_patterns(
     bound 103: 6 patterns reach 103 and 14 reach 98, in 0.1 s). None when more
     than `most` reach it or a solve does not finish in `time_limit` seconds
     (the caller cannot then skip any pattern safely). With `triangles`, a solution
-    that violates a triangle cut adds it and is asked again before it names a pattern.
+    that violates a triangle or tree cut adds it and is asked again before it names a pattern.
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, "profit", None)
     relaxation.add_networks()
@@ -105,9 +121,9 @@ def reaching_patterns(
             return found
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        cuts = relaxation.violated_triangles(solver) if _with_triangles(ruleset, pair_cuts, triangles) else []
-        for names, rels, least in cuts:
-            relaxation.add_triangle_cut(names, rels, least)
+        cuts = relaxation.violated_cuts(solver) if _with_triangles(ruleset, pair_cuts, triangles) else []
+        for cut in cuts:
+            relaxation.add_cut(cut)
         if cuts:
             continue
         bits = [solver.Value(fed) for fed in relaxation.fed]
@@ -268,7 +284,7 @@ class _Relaxation:
             for rels in relation_sets(self.ruleset, self.catalog, a, b, 2) + relation_sets(self.ruleset, self.catalog, a, b, 3):
                 least = pair_tiles(self.ruleset, self.catalog, a, b, rels)
                 if least > sum(1 for r in rels if r.kind == "supply"):   # else the relaxation counts it already
-                    self._add_cut([(r, (a, b)) for r in rels], least)
+                    self.add_cut(Cut([(r, (a, b)) for r in rels], least))
 
     def _only_one(self, c: str) -> cp_model.IntVar:
         """True when the player lays exactly one container of colour `c` (all its inputs share it)."""
@@ -310,13 +326,15 @@ class _Relaxation:
                 self.model.Add(tiles <= self.network_tiles[k]).OnlyEnforceIf(self.member[o, k])
         return self._out_tiles[o]
 
-    def violated_triangles(self, solver: cp_model.CpSolver) -> list[tuple[tuple[str, str, str], tuple, int]]:
-        """Triangles of relations the solution uses whose networks hold fewer tiles than `triangle_tiles`."""
+    def violated_cuts(self, solver: cp_model.CpSolver) -> list[Cut]:
+        """Cuts the solution violates: triangles of relations it uses (`triangle_tiles`), two relations
+        through one machine and its clusters of cheap relations (`tree_tiles`)."""
         placed = [m for m in self.ids if solver.Value(self.placed[m])]
         held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]] = {}
         for x, y in combinations(placed, 2):
             held[x, y] = [(r, *seen) for r in relations(self.ruleset, self.catalog, x, y)
                           if (seen := self._seen(solver, r, (x, y))) is not None]
+            held[y, x] = [(r.swapped(), net, tiles) for r, net, tiles in held[x, y]]
         out = []
         for a, b, c in combinations(placed, 3):
             for (ab, net1, t1), (bc, net2, t2), (ac, net3, t3) in product(held[a, b], held[b, c], held[a, c]):
@@ -324,7 +342,77 @@ class _Relaxation:
                     continue  # one network twice (a colour's one container), or nothing to gain
                 least = triangle_tiles(self.ruleset, self.catalog, (a, b, c), ab, bc, ac)
                 if least > t1 + t2 + t3:
-                    out.append(((a, b, c), (ab, bc, ac), least))
+                    out.append(Cut(list(zip((ab, bc, ac), ((a, b), (b, c), (a, c)))), least))
+        for b in placed:
+            for a, c in combinations([m for m in placed if m != b], 2):
+                for (ba, net1, t1), (bc, net2, t2) in product(held[b, a], held[b, c]):
+                    if t1 + t2 < TRIANGLE_CAP:
+                        out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)]))
+        for tree in _cheap_trees(placed, held):
+            out.extend(self._violated_tree(solver, tree))
+        return out
+
+    def _violated_tree(self, solver: cp_model.CpSolver, tree: list[TreeEdge]) -> list[Cut]:
+        """The cut of `tree_tiles` for a tree of held relations (parents first) and the other networks
+        the solution runs among its machines, if the solution violates it: on the fewest edges that
+        still do (leaves are dropped while the rest stays violated, so the cut binds in more solutions)."""
+        def cut(edges: list[TreeEdge]) -> tuple[Cut, int]:
+            names = [edges[0][0]] + [child for _, child, _, _, _ in edges]
+            nets = self._networks_among(solver, names, {net for *_, net, _ in edges})
+            least = tree_tiles(self.ruleset, self.catalog, tuple(names),
+                               tuple((names.index(p), names.index(c), r) for p, c, r, _, _ in edges),
+                               tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets))
+            edge_terms = [(r, (p, c)) for p, c, r, _, _ in edges]
+            now = sum(t for *_, t in edges) + sum(tiles for _, _, tiles in nets)
+            return Cut(edge_terms + [h for _, held, _ in nets for h in held], least,
+                       edge_terms + [held[0] for _, held, _ in nets]), now
+
+        def violated(edges: list[TreeEdge]) -> bool:
+            found, now = cut(edges)
+            return found.least > now
+
+        if not violated(tree):
+            return []
+        for edge in reversed(tree[:]):
+            if len(tree) > 2 and not any(p == edge[1] for p, *_ in tree):
+                rest = [e for e in tree if e is not edge]
+                if violated(rest):
+                    tree = rest
+        return [cut(tree)[0]]
+
+    def _networks_among(self, solver: cp_model.CpSolver, names: list[str], skip: set[tuple]
+                        ) -> list[tuple[list[tuple[str, str]], list[Held], int]]:
+        """The solution's networks (not in `skip`) that join two or more of the machines `names`:
+        a colour's one supply container, or an output feeding inputs of other machines. Each as
+        (one port of each such machine, the relations that put them in it, its tiles now)."""
+        out = []
+        for c in self.containers:
+            if ("supply", c) in skip or solver.Value(self.containers[c]) != 1:
+                continue
+            ports: dict[str, str] = {}
+            for (i, colour), pick in self.supplied.items():
+                m, port = self.ins[i]
+                if colour == c and m in names and m not in ports and solver.Value(pick):
+                    ports[m] = port.at
+            joined = list(ports.items())
+            held = [(Relation("supply", (0, joined[0][1]), (1, at), c), (joined[0][0], m)) for m, at in joined[1:]]
+            if held:
+                out.append((joined, held, solver.Value(self.supply_tiles[c])))
+        for k in range(len(self.outs)):
+            if ("net", k) in skip or not solver.Value(self.member[k, k]):
+                continue
+            hub = next(((m, p.at) for o, (m, p) in enumerate(self.outs[k:], k)
+                        if m in names and solver.Value(self.member[o, k])), None)
+            if hub is None:
+                continue
+            ports = {hub[0]: hub[1]}
+            for i, (m, p) in enumerate(self.ins):
+                if m in names and m not in ports and solver.Value(self.takes[i, k]):
+                    ports[m] = p.at
+            joined = list(ports.items())
+            held = [(Relation("feed", (0, hub[1]), (1, at), None), (hub[0], m)) for m, at in joined[1:]]
+            if held:
+                out.append((joined, held, solver.Value(self.network_tiles[k])))
         return out
 
     def _seen(self, solver: cp_model.CpSolver, relation: Relation, pair: tuple[str, str]) -> tuple[tuple, int] | None:
@@ -342,14 +430,9 @@ class _Relaxation:
             return ("supply", c), solver.Value(self.supply_tiles[c])
         return None
 
-    def add_triangle_cut(self, names: tuple[str, str, str], rels: tuple, least: int) -> None:
-        a, b, c = names
-        self._add_cut(list(zip(rels, ((a, b), (b, c), (a, c)))), least)
-
-    def _add_cut(self, held: list[tuple[Relation, tuple[str, str]]], least: int) -> None:
-        """Whenever every relation holds, their networks' tiles add up to at least `least`."""
-        literals = [self._holds(r, pair) for r, pair in held]
-        self.model.Add(sum(tiles for _, tiles in literals) >= least).OnlyEnforceIf([holds for holds, _ in literals])
+    def add_cut(self, cut: Cut) -> None:
+        tiles = [self._holds(r, pair)[1] for r, pair in cut.terms()]
+        self.model.Add(sum(tiles) >= cut.least).OnlyEnforceIf([self._holds(r, pair)[0] for r, pair in cut.held])
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
         return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
@@ -361,7 +444,7 @@ class _Relaxation:
         return income + bonus - self.cost(count_pipes)
 
     def solve(self, time_limit: float, count_pipes: bool, triangles: bool = False) -> TopologyBound:
-        """Solve to optimality; with `triangles`, add the triangle cuts the solution violates and solve
+        """Solve to optimality; with `triangles`, add the triangle and tree cuts the solution violates and solve
         again, until none is violated or the time is up. Every round's bound is sound (the cuts are),
         so a round that runs out of time gives back the last optimal round's answer."""
         model = self.model
@@ -380,11 +463,11 @@ class _Relaxation:
             if status != cp_model.OPTIMAL:
                 return answer or self._answer(solver, status)
             answer = self._answer(solver, status)
-            cuts = self.violated_triangles(solver) if triangles and time.monotonic() < deadline else []
+            cuts = self.violated_cuts(solver) if triangles and time.monotonic() < deadline else []
             if not cuts:
                 return answer
-            for names, rels, least in cuts:
-                self.add_triangle_cut(names, rels, least)
+            for cut in cuts:
+                self.add_cut(cut)
 
     def _answer(self, solver: cp_model.CpSolver, status: int) -> TopologyBound:
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -393,6 +476,40 @@ class _Relaxation:
         value = int(round(solver.BestObjectiveBound()))
         chosen = [m for m in order if solver.Value(self.placed[m])]
         return TopologyBound(value, status == cp_model.OPTIMAL, order, chosen=chosen)
+
+
+#: relations whose networks hold at most this many tiles in the relaxation's solution make its rigid clusters
+CHEAP_TILES = 1
+
+
+def _cheap_trees(placed: list[str], held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]]
+                 ) -> list[list[TreeEdge]]:
+    """Spanning trees (parents first) of the machines joined by cheap held relations, three edges or more.
+
+    Port-to-port feeds (no tile) and containers touching two ports (one) leave machines
+    little room: a cluster of them is nearly rigid, and often cannot be laid at all.
+    """
+    seen: set[str] = set()
+    trees = []
+    for root in placed:
+        if root in seen:
+            continue
+        seen.add(root)
+        tree, queue = [], [root]
+        while queue:
+            parent = queue.pop(0)
+            for child in placed:
+                if child in seen:
+                    continue
+                cheap = [(t, i) for i, (_, _, t) in enumerate(held[parent, child]) if t <= CHEAP_TILES]
+                if cheap:
+                    t, i = min(cheap)
+                    tree.append((parent, child, *held[parent, child][i]))
+                    seen.add(child)
+                    queue.append(child)
+        if len(tree) >= 3:
+            trees.append(tree)
+    return trees
 
 
 def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str]) -> str | None:

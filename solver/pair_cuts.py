@@ -48,6 +48,10 @@ class Relation:
         """Its two ports as (machine id, port position), for the machines `pair` it was made between."""
         return (pair[self.first[0]], self.first[1]), (pair[self.second[0]], self.second[1])
 
+    def swapped(self) -> "Relation":
+        """The same relation between the same machines named in the other order."""
+        return Relation(self.kind, (1 - self.first[0], self.first[1]), (1 - self.second[0], self.second[1]), self.color)
+
 
 def _shares(x: PortSpec, y: PortSpec, colors: tuple[str, ...]) -> list[str]:
     return [c for c in x.colors if c in y.colors and c in colors]
@@ -150,9 +154,9 @@ def _legal_pair(ruleset: Ruleset, machines: tuple, one: _Placed, two: _Placed, r
 
 
 def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct: set[frozenset[Port]],
-           inputs: dict[Port, tuple[str, ...]]) -> int:
-    """The fewest tiles of the relations' networks with the two machines placed so (`inputs`: the
-    colours each input port accepts)."""
+           inputs: dict[Port, tuple[str, ...]], cap: int = CAP) -> int:
+    """The fewest tiles of the relations' networks with the two machines placed so, or `cap` if that is
+    fewer (`inputs`: the colours each input port accepts)."""
     geometry = ruleset.geometry
     body = placed.body
     total = 0
@@ -161,23 +165,41 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
             continue
         start, end = placed.faces[r.first], placed.faces[r.second]
         if start in body or end in body:
-            return CAP  # a relation's port against the other machine: not a legal placement
-        near = ball(geometry, start, CAP, set(body))
-        far = ball(geometry, end, CAP, set(body))
+            return cap  # a relation's port against the other machine: not a legal placement
+        steps = _steps(geometry, start, end, body, cap)
         if r.kind == "feed":
-            total += near.get(end, CAP) + 1
-            continue
-        # a tank never stands where a port of another network faces it (an output, or an input
-        # that cannot take this colour; one that can might share the container)
-        no_tank = {face for port, face in placed.faces.items()
-                   if port not in (r.first, r.second) and not (port in inputs and r.color in inputs[port])}
-        both = [x for x in near if x in far]
-        on_path = min((near[x] + far[x] + 1 for x in both if x not in no_tank), default=CAP)
-        beside = min((near[x] + far[x] + 2 for x in both), default=CAP)
-        total += min(on_path, beside)
-        if total >= CAP:
-            return CAP
-    return min(total, CAP)
+            total += steps + 1
+        else:
+            # a tank never stands where a port of another network faces it (an output, or an input
+            # that cannot take this colour; one that can might share the container)
+            no_tank = {face for port, face in placed.faces.items()
+                       if port not in (r.first, r.second) and not (port in inputs and r.color in inputs[port])}
+            total += steps + (1 if start not in no_tank or end not in no_tank
+                              else _tank_path(geometry, start, end, body, no_tank, cap))
+        if total >= cap:
+            return cap
+    return min(total, cap)
+
+
+def _steps(geometry, start: Cell, end: Cell, body: frozenset[Cell], cap: int) -> int:
+    """Steps from `start` to `end` around `body` (at most `cap`). On a square grid with no body cell in
+    the rectangle the two cells span, that is their Manhattan distance, without a walk."""
+    if geometry.name == "square":
+        (r1, c1), (r2, c2) = start, end
+        rows, cols = sorted((r1, r2)), sorted((c1, c2))
+        if not any(rows[0] <= r <= rows[1] and cols[0] <= c <= cols[1] for r, c in body):
+            return min(cap, rows[1] - rows[0] + cols[1] - cols[0])
+    return ball(geometry, start, cap, body, until=end).get(end, cap)
+
+
+def _tank_path(geometry, start: Cell, end: Cell, body: frozenset[Cell], no_tank: set[Cell], cap: int) -> int:
+    """Tiles beyond the path's steps when neither end may hold the tank: 1 if a tank can stand on a
+    shortest path, else 2 (a longer path, or a tank beside it)."""
+    near = ball(geometry, start, cap, body)
+    far = ball(geometry, end, cap, body)
+    steps = far.get(start, cap)
+    on_path = min((near[x] + far[x] + 1 for x in near if x in far and x not in no_tank), default=cap)
+    return min(on_path, steps + 2) - steps
 
 
 def _least(rels: tuple[Relation, ...], reach: dict[Port, dict[Cell, int]], second: _Placed) -> int:

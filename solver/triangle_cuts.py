@@ -16,11 +16,20 @@ count, so the cut stays sound. Square boards only: the tables are shared between
 placements by turning one machine's placement into the other's frame.
 
 Three machines have many relation triangles, so the relaxation adds these cuts
-only for the triangles its own solution uses (`separate` in solver/bounds.py).
+only for the triangles its own solution uses (`violated_cuts` in solver/bounds.py).
+
+`tree_tiles` does the same for relations that join machines as a tree: two
+relations through one machine (both may want the same side of it), and the
+relaxation's clusters of port-to-port feeds and containers touching two ports,
+which fix the machines' places almost rigidly. With the tree's machines laid,
+the other networks among them (a colour's one container, an output feeding
+several of them) reach faced cells that are now far apart, and are counted so.
 """
 from __future__ import annotations
 
 from models.catalog import Catalog
+from itertools import combinations
+
 from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
@@ -30,6 +39,13 @@ from .pair_cuts import Relation, _legal_pair, _place, _Placed, _tiles
 #: tried keep the second machine's anchor within CAP + 3 steps of the first: a farther one has a
 #: relation path of CAP tiles or more on its own
 CAP = 6
+
+#: partial embeddings `tree_tiles` may try before it settles for the tables' least entries (a big
+#: cluster of loose relations has too many)
+TREE_BUDGET = 100_000
+
+#: the walks between a network's faced cells in `tree_tiles` stop this far out
+SPAN = 16
 
 Pose = tuple[Cell, int]   # anchor, rotation steps of the second machine, the first at (0, 0) unturned
 
@@ -79,7 +95,7 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
             if direct is None:
                 continue
             both = _Placed(first.body | second.body, first.slots | second.slots, first.faces | second.faces)
-            table[(anchor, steps)] = min(CAP, _tiles(ruleset, both, (relation,), direct, inputs))
+            table[(anchor, steps)] = _tiles(ruleset, both, (relation,), direct, inputs, CAP)
     _TABLES[key] = table
     return table
 
@@ -118,3 +134,149 @@ def triangle_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, str, st
             # else: c overlaps b or faces its wall (or b faces c's): not a placement
     _TRIANGLES[key] = best
     return best
+
+
+_APART: dict[tuple, frozenset[Pose]] = {}
+
+
+def _clashes(ruleset: Ruleset, catalog: Catalog, a: str, c: str) -> frozenset[Pose]:
+    """Placements of `c` near `a` (at (0, 0), unturned) that no legal layout holds: the bodies overlap,
+    or a port faces the other machine's wall or a port it cannot pair with."""
+    key = (ruleset.id, catalog[a], catalog[c])
+    if key not in _APART:
+        machines = (catalog[a], catalog[c])
+        first = _place(ruleset, machines[0], 0, (0, 0), 0)
+        bad = set()
+        for anchor in ball(ruleset.geometry, (0, 0), 3):
+            for steps in range(4):
+                second = _place(ruleset, machines[1], 1, anchor, steps)
+                if first.body & second.body or _legal_pair(ruleset, machines, first, second, ()) is None:
+                    bad.add((anchor, steps))
+        _APART[key] = frozenset(bad)
+    return _APART[key]
+
+
+def _turn(vector: Cell, steps: int) -> Cell:
+    """`vector` turned clockwise `steps` quarter turns: `_turn_back` undone."""
+    r, c = vector
+    for _ in range(steps % 4):
+        r, c = c, -r
+    return (r, c)
+
+
+def _compose(first: Pose, seen: Pose) -> Pose:
+    """The placement that `relative(first, ...)` sees as `seen`."""
+    (anchor, steps), (offset, turn) = first, seen
+    moved = _turn(offset, steps)
+    return (anchor[0] + moved[0], anchor[1] + moved[1]), (steps + turn) % 4
+
+
+Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as `relations(parent, child)` gives it)
+
+_TREES: dict[tuple, int] = {}
+
+
+def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
+               nets: tuple[tuple[tuple[int, str], ...], ...] = ()) -> int:
+    """The fewest tiles of relations' networks that join machines as a tree, and of other networks
+    among the same machines.
+
+    `edges` list each machine after its parent (names[0] is the root). Each relation's
+    tiles are counted with its own two machines (its table), and the whole tree must be
+    laid at once: no two machines may overlap or put a port against the other's wall.
+    That is what the pair and triangle cuts miss in a chain of port-to-port feeds: each
+    link fits, but the far ends of the chain collide (a cut for the relaxation's rigid
+    clusters). A star (every edge from the root) is the path cut: two relations that
+    want the same side of one machine.
+
+    `nets` are networks apart from the edges' (each a set of ports, as (machine index,
+    port position)): the cells they cover reach every port's faced cell, so they are at
+    least the faced cells' bounding box's rows + columns - 1. A container shared by four
+    machines of a rigid cluster is counted so at the cluster's size, not at its best.
+    """
+    key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets)
+    if key in _TREES:
+        return _TREES[key]
+    tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r).items(), key=lambda item: item[1])
+              for p, c, r in edges]
+    floors = [table[0][1] if table else CAP for table in tables]
+    # a network of two ports, an output and an input, may be those ports facing each other: no tile
+    net_floor = sum(1 for net in nets if len(net) > 2 or all(_is_input(catalog, names[i], at) for i, at in net))
+    least = sum(floors) + net_floor
+    rests = [sum(floors[k + 1:]) for k in range(len(edges))]
+    poses: list[Pose | None] = [((0, 0), 0)] + [None] * (len(names) - 1)
+    faces: list[dict[str, Cell]] = [{}] * len(names)
+    bodies: list[frozenset[Cell]] = [frozenset()] * len(names)
+    # an embedding outside the tables has one edge at CAP tiles or more
+    best = CAP + sum(floors) - max(floors, default=0) + net_floor
+
+    def spread(walk: bool = False) -> int:
+        """Tiles the networks `nets` need at least, from the faced cells placed so far: their bounding
+        box, or with `walk` (everything placed) also their farthest two around the bodies. Two ports
+        that may face each other (an output and an input) need nothing until both stand apart."""
+        total = 0
+        for net in nets:
+            cells = [faces[i][at] for i, at in net if poses[i] is not None]
+            if len(net) == 2 and not all(_is_input(catalog, names[i], at) for i, at in net):
+                (i, at), (j, _) = net
+                if len(cells) < 2 or faces[i][at] in bodies[j]:
+                    continue
+            rows, cols = [r for r, _ in cells], [c for _, c in cells]
+            box = max(rows) - min(rows) + max(cols) - min(cols) + 1 if cells else 1
+            if walk:
+                body = frozenset().union(*bodies)
+                box = max([box] + [ball(ruleset.geometry, x, SPAN, body, until=y).get(y, SPAN) + 1
+                                   for x, y in combinations(cells, 2)])
+            total += box
+        return total
+
+    def put(index: int, pose: Pose | None) -> None:
+        poses[index] = pose
+        if pose is not None:
+            placed = _place(ruleset, catalog[names[index]], 0, *pose)
+            faces[index] = {at: cell for (_, at), cell in placed.faces.items()}
+            bodies[index] = placed.body
+
+    def fits(child: int, parent: int, pose: Pose) -> bool:
+        return all(relative(other, pose) not in _clashes(ruleset, catalog, names[j], names[child])
+                   for j, other in enumerate(poses) if other is not None and j != parent)
+
+    def place(k: int, tiles: int) -> None:
+        nonlocal best, budget
+        budget -= 1
+        if budget < 0:
+            raise _OutOfBudget
+        if k == len(edges):
+            best = min(best, tiles + spread(walk=bool(nets)))
+            return
+        parent, child, _ = edges[k]
+        for seen, extra in tables[k]:
+            if tiles + extra + rests[k] + net_floor >= best:
+                return
+            pose = _compose(poses[parent], seen)
+            if fits(child, parent, pose):
+                put(child, pose)
+                if tiles + extra + rests[k] + spread() < best:
+                    place(k + 1, tiles + extra)
+                put(child, None)
+                if best <= least:   # nothing beats the tables' least entries
+                    return
+
+    put(0, poses[0])
+    budget = TREE_BUDGET
+    try:
+        place(0, 0)
+    except _OutOfBudget:
+        best = least   # what every embedding has at least; the search was cut short
+    _TREES[key] = best
+    return best
+
+
+def _is_input(catalog: Catalog, machine: str, at: str) -> bool:
+    return any(p.at == at for p in catalog[machine].inputs)
+
+
+class _OutOfBudget(Exception):
+    """`tree_tiles` tried TREE_BUDGET partial embeddings without finishing."""
+
+
