@@ -9,6 +9,7 @@ feeding order seeds the greedy construction.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -121,7 +122,7 @@ def reaching_patterns(
             return found
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        cuts = relaxation.violated_cuts(solver) if _with_triangles(ruleset, pair_cuts, triangles) else []
+        cuts = relaxation.violated_cuts(solver, deadline) if _with_triangles(ruleset, pair_cuts, triangles) else []
         for cut in cuts:
             relaxation.add_cut(cut)
         if cuts:
@@ -326,17 +327,20 @@ class _Relaxation:
                 self.model.Add(tiles <= self.network_tiles[k]).OnlyEnforceIf(self.member[o, k])
         return self._out_tiles[o]
 
-    def violated_cuts(self, solver: cp_model.CpSolver) -> list[Cut]:
+    def violated_cuts(self, solver: cp_model.CpSolver, deadline: float = math.inf) -> list[Cut]:
         """Cuts the solution violates: triangles of relations it uses (`triangle_tiles`), two relations
-        through one machine and its clusters of cheap relations (`tree_tiles`)."""
+        through one machine and its clusters of cheap relations (`tree_tiles`). Past `deadline` it gives
+        back those found so far (building tables and embedding trees take seconds for ten machines)."""
         placed = [m for m in self.ids if solver.Value(self.placed[m])]
         held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]] = {}
         for x, y in combinations(placed, 2):
             held[x, y] = [(r, *seen) for r in relations(self.ruleset, self.catalog, x, y)
                           if (seen := self._seen(solver, r, (x, y))) is not None]
             held[y, x] = [(r.swapped(), net, tiles) for r, net, tiles in held[x, y]]
-        out = []
+        out: list[Cut] = []
         for a, b, c in combinations(placed, 3):
+            if time.monotonic() > deadline:
+                return out
             for (ab, net1, t1), (bc, net2, t2), (ac, net3, t3) in product(held[a, b], held[b, c], held[a, c]):
                 if len({net1, net2, net3}) < 3 or t1 + t2 + t3 >= TRIANGLE_CAP:
                     continue  # one network twice (a colour's one container), or nothing to gain
@@ -345,10 +349,14 @@ class _Relaxation:
                     out.append(Cut(list(zip((ab, bc, ac), ((a, b), (b, c), (a, c)))), least))
         for b in placed:
             for a, c in combinations([m for m in placed if m != b], 2):
+                if time.monotonic() > deadline:
+                    return out
                 for (ba, net1, t1), (bc, net2, t2) in product(held[b, a], held[b, c]):
                     if t1 + t2 < TRIANGLE_CAP:
                         out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)]))
         for tree in _cheap_trees(placed, held):
+            if time.monotonic() > deadline:
+                return out
             out.extend(self._violated_tree(solver, tree))
         return out
 
@@ -463,7 +471,7 @@ class _Relaxation:
             if status != cp_model.OPTIMAL:
                 return answer or self._answer(solver, status)
             answer = self._answer(solver, status)
-            cuts = self.violated_cuts(solver) if triangles and time.monotonic() < deadline else []
+            cuts = self.violated_cuts(solver, deadline) if triangles and time.monotonic() < deadline else []
             if not cuts:
                 return answer
             for cut in cuts:

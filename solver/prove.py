@@ -134,8 +134,10 @@ _PatternBounds = dict[tuple[int, ...], tuple[int | None, int | None, bool] | Non
 
 
 def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int,
-                 known: _PatternBounds | None = None, pair_cuts: bool = True) -> list[FedPattern] | None:
-    """Every fed pattern whose relaxation (solver/bounds.py) reaches `target`; None if there are too many inputs.
+                 known: _PatternBounds | None = None, pair_cuts: bool = True,
+                 halt: Callable[[], bool] = lambda: False) -> list[FedPattern] | None:
+    """Every fed pattern whose relaxation (solver/bounds.py) reaches `target`; None if there are too many
+    inputs, or if `halt` says stop first (the prover's time is up: hundreds of relaxations take a while).
 
     `known` keeps each pattern's relaxation between calls: the prover asks for
     one target after another, and a pattern's bounds do not depend on it
@@ -154,6 +156,8 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
             return None
         found = []
         for pattern in reaching:
+            if halt():
+                return None
             bits = tuple(pattern[(m, at)] for m, at, _ in inputs)
             tanks_only = _tanks_only(ruleset, catalog, ids, pattern, bits, None, known)
             if tanks_only is None:
@@ -163,6 +167,8 @@ def fed_patterns(ruleset: Ruleset, catalog: Catalog, ids: list[str], target: int
     income = sum(catalog[m].income for m in ids)
     found: list[FedPattern] = []
     for bits in itertools.product((0, 1), repeat=len(inputs)):
+        if halt():
+            return None
         chain = ruleset.chain_bonus_per_point * sum(points * b for (_, _, points), b in zip(inputs, bits))
         if income + chain < target:
             continue  # cannot pay for even the free layout
@@ -280,7 +286,7 @@ def _split_machine(built: StaticModel, setup: _Setup) -> str:
 def _refute_target(setup: _Setup, target: int, pool: ThreadPoolExecutor) -> tuple[str, Layout | None]:
     """'refuted' when no layout scores `target`, 'found' with such a layout, else 'unknown'."""
     patterns = fed_patterns(setup.ruleset, setup.catalog, setup.ids, target, setup.pattern_bounds,
-                            pair_cuts=not setup.diagonal)
+                            pair_cuts=not setup.diagonal, halt=lambda: setup.time_left() <= 0)
     if patterns is None:
         return "unknown", None
     if setup.local is not None:

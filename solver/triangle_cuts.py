@@ -42,7 +42,7 @@ CAP = 6
 
 #: partial embeddings `tree_tiles` may try before it settles for the tables' least entries (a big
 #: cluster of loose relations has too many)
-TREE_BUDGET = 100_000
+TREE_BUDGET = 20_000
 
 #: the walks between a network's faced cells in `tree_tiles` stop this far out
 SPAN = 16
@@ -74,20 +74,27 @@ _TABLES: dict[tuple, dict[Pose, int]] = {}
 
 
 def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation: Relation) -> dict[Pose, int]:
-    """For every legal placement of `b` near `a` (at (0, 0), unturned): the relation's fewest tiles (<= CAP).
+    """For every legal placement of `b` near `a` (at (0, 0), unturned) where the relation needs fewer than
+    CAP tiles: that number.
 
-    Placements that overlap `a` or put a port against its wall are missing;
-    placements farther than CAP + 3 steps are missing too (`far` tells them apart).
+    Placements that overlap `a` or put a port against its wall are missing, and so
+    are those needing CAP tiles or more (no sum that uses one can fall under CAP).
     """
     key = (ruleset.id, catalog[a], catalog[b], relation)
     if key in _TABLES:
         return _TABLES[key]
+    geometry, shape = ruleset.geometry, ruleset.machine_shape
     machines = (catalog[a], catalog[b])
     first = _place(ruleset, machines[0], 0, (0, 0), 0)
     inputs = {(k, p.at): p.colors for k in (0, 1) for p in machines[k].inputs}
+    mine, theirs = (relation.first, relation.second) if relation.first[0] == 0 else (relation.second, relation.first)
+    start = first.faces[mine]
     table: dict[Pose, int] = {}
-    for anchor in ball(ruleset.geometry, (0, 0), CAP + 3):
+    for anchor in ball(geometry, (0, 0), CAP + 3):
         for steps in range(4):
+            end = geometry.across(*shape.locate(geometry, anchor, steps, theirs[1]))
+            if abs(end[0] - start[0]) + abs(end[1] - start[1]) + 1 >= CAP:
+                continue   # the relation's path alone is CAP tiles or more
             second = _place(ruleset, machines[1], 1, anchor, steps)
             if first.body & second.body:
                 continue
@@ -95,14 +102,11 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
             if direct is None:
                 continue
             both = _Placed(first.body | second.body, first.slots | second.slots, first.faces | second.faces)
-            table[(anchor, steps)] = _tiles(ruleset, both, (relation,), direct, inputs, CAP)
+            tiles = _tiles(ruleset, both, (relation,), direct, inputs, CAP)
+            if tiles < CAP:
+                table[(anchor, steps)] = tiles
     _TABLES[key] = table
     return table
-
-
-def _far(pose: Pose) -> bool:
-    (r, c), _ = pose
-    return abs(r) + abs(c) > CAP + 3
 
 
 _TRIANGLES: dict[tuple, int] = {}
@@ -129,9 +133,7 @@ def triangle_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, str, st
             seen = relative(pose_b, pose_c)
             if seen in b_to_c:
                 best = min(best, tiles_b + tiles_c + b_to_c[seen])
-            elif _far(seen):
-                best = min(best, tiles_b + tiles_c + CAP)
-            # else: c overlaps b or faces its wall (or b faces c's): not a placement
+            # else: c clashes with b, or their relation needs CAP tiles or more: no sum under CAP
     _TRIANGLES[key] = best
     return best
 
@@ -230,15 +232,20 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
             total += box
         return total
 
+    clashes = {(j, k): _clashes(ruleset, catalog, names[j], names[k])
+               for j in range(len(names)) for k in range(len(names)) if j != k}
+    laid: dict[tuple[int, Pose], tuple[dict[str, Cell], frozenset[Cell]]] = {}
+
     def put(index: int, pose: Pose | None) -> None:
         poses[index] = pose
         if pose is not None:
-            placed = _place(ruleset, catalog[names[index]], 0, *pose)
-            faces[index] = {at: cell for (_, at), cell in placed.faces.items()}
-            bodies[index] = placed.body
+            if (index, pose) not in laid:
+                placed = _place(ruleset, catalog[names[index]], 0, *pose)
+                laid[index, pose] = {at: cell for (_, at), cell in placed.faces.items()}, placed.body
+            faces[index], bodies[index] = laid[index, pose]
 
     def fits(child: int, parent: int, pose: Pose) -> bool:
-        return all(relative(other, pose) not in _clashes(ruleset, catalog, names[j], names[child])
+        return all(relative(other, pose) not in clashes[j, child]
                    for j, other in enumerate(poses) if other is not None and j != parent)
 
     def place(k: int, tiles: int) -> None:
