@@ -1,6 +1,8 @@
 """The planner: short sequences with obvious optima, and plans that always replay legally."""
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from models.catalog import load_catalog
@@ -8,7 +10,7 @@ from models.game import parse_game
 from models.replay import replay_game
 from models.rulesets import get_ruleset
 from models.sequence import random_sequence
-from solver.plan import plan_game
+from solver.plan import _final_bound, plan_game
 
 FF = get_ruleset("factory-fun")
 
@@ -67,3 +69,13 @@ def test_random_sequences_replay_legally(seed):
     assert again.final_score == result.final_score
     assert result.final_score <= result.bound
     assert all(len([m for m in r.offered if m == r.taken]) <= 1 for r in result.game.rounds)
+
+
+def test_the_bound_takes_the_geometric_cuts_unless_the_diagonal_tile_is_on():
+    """The benchmark's solo seed 1 (ten machines, one a round): 143 with networks only, 141 with the pair,
+    triangle and tree cuts; with the diagonal tile (one pipe over two cells) the cuts do not hold, 143."""
+    game = parse_game(random_sequence(FF, load_catalog(FF), "classic-A", 1, players=1, solo=True), "solo.json")
+    ids = [r.offered[0] for r in game.rounds]
+    assert _final_bound(game, ids, time.monotonic() + 60) == 141
+    game.options["diagonal_intersection"] = True
+    assert _final_bound(game, ids, time.monotonic() + 60) == 143
