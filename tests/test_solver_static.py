@@ -209,8 +209,10 @@ def test_a_proof_far_from_the_best_gets_half_the_time_and_fresh_walks_the_rest(m
     monkeypatch.setattr(static, "prove_bound", fake_prove)
     monkeypatch.setattr(static, "sketch_and_improve", counted_walks)
     monkeypatch.setattr(static, "WALK_AGAIN_SECONDS", 1.0)
+    # the tree cuts bring this set's bound to 71 (best 64-66): 1 point counts as far here
+    monkeypatch.setattr(static, "PROVE_FAR", (1, static.PROVE_FAR[1]))
     start = time.monotonic()
-    far = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=16.0, seed=3)  # 64 at best, 77
+    far = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=16.0, seed=3)  # 64-66 at best, 71
     (best, bound, deadline), = proofs
     assert bound - best > static.PROVE_FAR[0]
     assert deadline <= start + static.PROVE_FAR[1] * 16.0 + 0.5
