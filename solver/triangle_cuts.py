@@ -203,7 +203,8 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
               for p, c, r in edges]
     floors = [table[0][1] if table else CAP for table in tables]
     # a network of two ports, an output and an input, may be those ports facing each other: no tile
-    net_floor = sum(1 for net in nets if len(net) > 2 or all(_is_input(catalog, names[i], at) for i, at in net))
+    direct = [len(net) == 2 and not all(_is_input(catalog, names[i], at) for i, at in net) for net in nets]
+    net_floor = sum(1 for may_face in direct if not may_face)
     least = sum(floors) + net_floor
     rests = [sum(floors[k + 1:]) for k in range(len(edges))]
     poses: list[Pose | None] = [((0, 0), 0)] + [None] * (len(names) - 1)
@@ -217,9 +218,9 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
         box, or with `walk` (everything placed) also their farthest two around the bodies. Two ports
         that may face each other (an output and an input) need nothing until both stand apart."""
         total = 0
-        for net in nets:
+        for net, may_face in zip(nets, direct):
             cells = [faces[i][at] for i, at in net if poses[i] is not None]
-            if len(net) == 2 and not all(_is_input(catalog, names[i], at) for i, at in net):
+            if may_face:
                 (i, at), (j, _) = net
                 if len(cells) < 2 or faces[i][at] in bodies[j]:
                     continue
