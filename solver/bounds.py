@@ -21,7 +21,7 @@ from models.catalog import Catalog
 from models.rulesets import Ruleset
 
 from .pair_cuts import Relation, pair_tiles, relation_sets, relations
-from .triangle_cuts import CAP as TRIANGLE_CAP, tree_tiles, triangle_tiles
+from .triangle_cuts import CAP as TRIANGLE_CAP, CAPS as CUT_CAPS, tree_tiles, triangle_tiles
 from .triangle_cuts import supported as triangles_supported
 from .placements import machine_placements
 from .search import solver_parameters
@@ -327,10 +327,12 @@ class _Relaxation:
                 self.model.Add(tiles <= self.network_tiles[k]).OnlyEnforceIf(self.member[o, k])
         return self._out_tiles[o]
 
-    def violated_cuts(self, solver: cp_model.CpSolver, deadline: float = math.inf) -> list[Cut]:
+    def violated_cuts(self, solver: cp_model.CpSolver, deadline: float = math.inf,
+                      caps: tuple[int, ...] = (TRIANGLE_CAP,)) -> list[Cut]:
         """Cuts the solution violates: triangles of relations it uses (`triangle_tiles`), two relations
-        through one machine and its clusters of cheap relations (`tree_tiles`). Past `deadline` it gives
-        back those found so far (building tables and embedding trees take seconds for ten machines)."""
+        through one machine and its clusters of cheap relations (`tree_tiles`, embedded with relation
+        tables up to the last of `caps`). Past `deadline` it gives back those found so far (building
+        tables and embedding trees take seconds for ten machines)."""
         placed = [m for m in self.ids if solver.Value(self.placed[m])]
         held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]] = {}
         for x, y in combinations(placed, 2):
@@ -353,14 +355,14 @@ class _Relaxation:
                     return out
                 for (ba, net1, t1), (bc, net2, t2) in product(held[b, a], held[b, c]):
                     if t1 + t2 < TRIANGLE_CAP:
-                        out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)]))
+                        out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)], caps))
         for tree in _cheap_trees(placed, held):
             if time.monotonic() > deadline:
                 return out
-            out.extend(self._violated_tree(solver, tree))
+            out.extend(self._violated_tree(solver, tree, caps))
         return out
 
-    def _violated_tree(self, solver: cp_model.CpSolver, tree: list[TreeEdge]) -> list[Cut]:
+    def _violated_tree(self, solver: cp_model.CpSolver, tree: list[TreeEdge], caps: tuple[int, ...]) -> list[Cut]:
         """The cut of `tree_tiles` for a tree of held relations (parents first) and the other networks
         the solution runs among its machines, if the solution violates it: on the fewest edges that
         still do (leaves are dropped while the rest stays violated, so the cut binds in more solutions)."""
@@ -369,7 +371,7 @@ class _Relaxation:
             nets = self._networks_among(solver, names, {net for *_, net, _ in edges})
             least = tree_tiles(self.ruleset, self.catalog, tuple(names),
                                tuple((names.index(p), names.index(c), r) for p, c, r, _, _ in edges),
-                               tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets))
+                               tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets), caps)
             edge_terms = [(r, (p, c)) for p, c, r, _, _ in edges]
             now = sum(t for *_, t in edges) + sum(tiles for _, _, tiles in nets)
             return Cut(edge_terms + [h for _, held, _ in nets for h in held], least,
@@ -462,6 +464,7 @@ class _Relaxation:
             model.Maximize(self.profit(count_pipes))
         deadline = time.monotonic() + time_limit
         answer: TopologyBound | None = None
+        stage = 1   # the cuts from the smallest relation tables first: the bigger ones cost seconds
         while True:
             solver = cp_model.CpSolver()
             solver_parameters(solver, max(0.01, deadline - time.monotonic()), 1, 0)
@@ -471,7 +474,12 @@ class _Relaxation:
             if status != cp_model.OPTIMAL:
                 return answer or self._answer(solver, status)
             answer = self._answer(solver, status)
-            cuts = self.violated_cuts(solver, deadline) if triangles and time.monotonic() < deadline else []
+            cuts: list[Cut] = []
+            while triangles and not cuts and time.monotonic() < deadline:
+                cuts = self.violated_cuts(solver, deadline, CUT_CAPS[:stage])
+                if not cuts and stage == len(CUT_CAPS):
+                    break
+                stage += 0 if cuts else 1
             if not cuts:
                 return answer
             for cut in cuts:

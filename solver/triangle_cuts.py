@@ -40,9 +40,16 @@ from .pair_cuts import Relation, _legal_pair, _place, _Placed, _tiles
 #: relation path of CAP tiles or more on its own
 CAP = 6
 
+#: the caps tried in turn when nothing fits under the one before: a rigid cluster of eight machines
+#: may have no embedding with every relation under 6 tiles, and then counted only 6 (n8/s0 of the
+#: benchmark: 8 at cap 6, 10 at 8, 12 at 10). Bigger tables cost time, so they are built only then.
+CAPS = (CAP, 10)
+
 #: partial embeddings `tree_tiles` may try before it settles for the tables' least entries (a big
-#: cluster of loose relations has too many)
+#: cluster of loose relations has too many), and placements it may test (the bigger caps' tables are
+#: long: 100 s of one n8 relaxation went into them before this)
 TREE_BUDGET = 20_000
+TREE_TESTS = 300_000
 
 #: the walks between a network's faced cells in `tree_tiles` stop this far out
 SPAN = 16
@@ -73,14 +80,15 @@ def relative(first: Pose, second: Pose) -> Pose:
 _TABLES: dict[tuple, dict[Pose, int]] = {}
 
 
-def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation: Relation) -> dict[Pose, int]:
+def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation: Relation,
+                   cap: int = CAP) -> dict[Pose, int]:
     """For every legal placement of `b` near `a` (at (0, 0), unturned) where the relation needs fewer than
-    CAP tiles: that number.
+    `cap` tiles: that number.
 
     Placements that overlap `a` or put a port against its wall are missing, and so
-    are those needing CAP tiles or more (no sum that uses one can fall under CAP).
+    are those needing `cap` tiles or more (no sum that uses one can fall under `cap`).
     """
-    key = (ruleset.id, catalog[a], catalog[b], relation)
+    key = (ruleset.id, catalog[a], catalog[b], relation, cap)
     if key in _TABLES:
         return _TABLES[key]
     geometry, shape = ruleset.geometry, ruleset.machine_shape
@@ -90,11 +98,11 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
     mine, theirs = (relation.first, relation.second) if relation.first[0] == 0 else (relation.second, relation.first)
     start = first.faces[mine]
     table: dict[Pose, int] = {}
-    for anchor in ball(geometry, (0, 0), CAP + 3):
+    for anchor in ball(geometry, (0, 0), cap + 3):
         for steps in range(4):
             end = geometry.across(*shape.locate(geometry, anchor, steps, theirs[1]))
-            if abs(end[0] - start[0]) + abs(end[1] - start[1]) + 1 >= CAP:
-                continue   # the relation's path alone is CAP tiles or more
+            if abs(end[0] - start[0]) + abs(end[1] - start[1]) + 1 >= cap:
+                continue   # the relation's path alone is `cap` tiles or more
             second = _place(ruleset, machines[1], 1, anchor, steps)
             if first.body & second.body:
                 continue
@@ -102,8 +110,8 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
             if direct is None:
                 continue
             both = _Placed(first.body | second.body, first.slots | second.slots, first.faces | second.faces)
-            tiles = _tiles(ruleset, both, (relation,), direct, inputs, CAP)
-            if tiles < CAP:
+            tiles = _tiles(ruleset, both, (relation,), direct, inputs, cap)
+            if tiles < cap:
                 table[(anchor, steps)] = tiles
     _TABLES[key] = table
     return table
@@ -179,7 +187,7 @@ _TREES: dict[tuple, int] = {}
 
 
 def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-               nets: tuple[tuple[tuple[int, str], ...], ...] = ()) -> int:
+               nets: tuple[tuple[tuple[int, str], ...], ...] = (), caps: tuple[int, ...] = CAPS) -> int:
     """The fewest tiles of relations' networks that join machines as a tree, and of other networks
     among the same machines.
 
@@ -196,12 +204,37 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
     least the faced cells' bounding box's rows + columns - 1. A container shared by four
     machines of a rigid cluster is counted so at the cluster's size, not at its best.
     """
-    key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets)
-    if key in _TREES:
-        return _TREES[key]
-    tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r).items(), key=lambda item: item[1])
+    key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets, caps)
+    if key not in _TREES:
+        _TREES[key] = _least_embedding(ruleset, catalog, names, edges, nets, caps)
+    return _TREES[key]
+
+
+def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
+                     nets: tuple[tuple[tuple[int, str], ...], ...], caps: tuple[int, ...]) -> int:
+    """`tree_tiles` at the `caps` in turn, each from tables holding the relations' placements under
+    it: when nothing fits under a cap, every embedding has an edge at the cap or more, and the next
+    cap's tables may say how much more. A search that runs out of its budget keeps the last answer."""
+    answer = None
+    for cap in caps:
+        try:
+            found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap)
+        except _OutOfBudget as out:
+            return out.least if answer is None else answer
+        answer = found
+        if found < fallback:
+            break   # an embedding under the tables' reach: no bigger table can do better
+    return answer
+
+
+def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
+                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int) -> tuple[int, int]:
+    """(the least of `tree_tiles` over embeddings whose relations each need fewer than `cap` tiles, or
+    the fallback below if none is under it; the fallback: what an embedding with one relation at
+    `cap` tiles or more needs at least)."""
+    tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(), key=lambda item: item[1])
               for p, c, r in edges]
-    floors = [table[0][1] if table else CAP for table in tables]
+    floors = [table[0][1] if table else cap for table in tables]
     # a network of two ports, an output and an input, may be those ports facing each other: no tile
     direct = [len(net) == 2 and not all(_is_input(catalog, names[i], at) for i, at in net) for net in nets]
     net_floor = sum(1 for may_face in direct if not may_face)
@@ -210,32 +243,38 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
     poses: list[Pose | None] = [((0, 0), 0)] + [None] * (len(names) - 1)
     faces: list[dict[str, Cell]] = [{}] * len(names)
     bodies: list[frozenset[Cell]] = [frozenset()] * len(names)
-    # an embedding outside the tables has one edge at CAP tiles or more
-    best = CAP + sum(floors) - max(floors, default=0) + net_floor
+    # an embedding outside the tables has one edge at `cap` tiles or more
+    fallback = cap + sum(floors) - max(floors, default=0) + net_floor
+    best = fallback
 
-    def spread(walk: bool = False) -> int:
-        """Tiles the networks `nets` need at least, from the faced cells placed so far: their bounding
-        box, or with `walk` (everything placed) also their farthest two around the bodies. Two ports
-        that may face each other (an output and an input) need nothing until both stand apart."""
-        total = 0
-        for net, may_face in zip(nets, direct):
-            cells = [faces[i][at] for i, at in net if poses[i] is not None]
-            if may_face:
-                (i, at), (j, _) = net
-                if len(cells) < 2 or faces[i][at] in bodies[j]:
-                    continue
-            rows, cols = [r for r, _ in cells], [c for _, c in cells]
-            box = max(rows) - min(rows) + max(cols) - min(cols) + 1 if cells else 1
-            if walk:
-                body = frozenset().union(*bodies)
-                box = max([box] + [ball(ruleset.geometry, x, SPAN, body, until=y).get(y, SPAN) + 1
-                                   for x, y in combinations(cells, 2)])
-            total += box
-        return total
+    def net_box(n: int) -> int:
+        """Tiles network `n` needs at least, from the faced cells placed so far: their bounding box.
+        Two ports that may face each other (an output and an input) need nothing until both stand apart."""
+        net = nets[n]
+        cells = [faces[i][at] for i, at in net if poses[i] is not None]
+        if direct[n]:
+            (i, at), (j, _) = net
+            if len(cells) < 2 or faces[i][at] in bodies[j]:
+                return 0
+        if not cells:
+            return 1
+        rows, cols = [r for r, _ in cells], [c for _, c in cells]
+        return max(rows) - min(rows) + max(cols) - min(cols) + 1
 
+    def walked(n: int, box: int) -> int:
+        """With everything laid: also the farthest two faced cells of network `n` around the bodies."""
+        if box == 0:
+            return 0
+        cells = [faces[i][at] for i, at in nets[n]]
+        body = frozenset().union(*bodies)
+        return max([box] + [ball(ruleset.geometry, x, SPAN, body, until=y).get(y, SPAN) + 1
+                            for x, y in combinations(cells, 2)])
+
+    nets_of = [[n for n, net in enumerate(nets) if any(i == index for i, _ in net)] for index in range(len(names))]
     clashes = {(j, k): _clashes(ruleset, catalog, names[j], names[k])
                for j in range(len(names)) for k in range(len(names)) if j != k}
     laid: dict[tuple[int, Pose], tuple[dict[str, Cell], frozenset[Cell]]] = {}
+    barred: dict[tuple[int, Pose, int], frozenset[Pose]] = {}
 
     def put(index: int, pose: Pose | None) -> None:
         poses[index] = pose
@@ -245,39 +284,51 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
                 laid[index, pose] = {at: cell for (_, at), cell in placed.faces.items()}, placed.body
             faces[index], bodies[index] = laid[index, pose]
 
-    def fits(child: int, parent: int, pose: Pose) -> bool:
-        return all(relative(other, pose) not in clashes[j, child]
-                   for j, other in enumerate(poses) if other is not None and j != parent)
+    def bars(j: int, child: int) -> frozenset[Pose]:
+        """The child's placements that clash with machine j where it stands (read once per place)."""
+        key = (j, poses[j], child)
+        if key not in barred:
+            barred[key] = frozenset(_compose(poses[j], seen) for seen in clashes[j, child])
+        return barred[key]
 
-    def place(k: int, tiles: int) -> None:
-        nonlocal best, budget
+    def fits(child: int, parent: int, pose: Pose) -> bool:
+        return all(pose not in bars(j, child) for j, other in enumerate(poses) if other is not None and j != parent)
+
+    def place(k: int, tiles: int, boxes: list[int]) -> None:
+        nonlocal best, budget, tests
         budget -= 1
         if budget < 0:
             raise _OutOfBudget
         if k == len(edges):
-            best = min(best, tiles + spread(walk=bool(nets)))
+            best = min(best, tiles + sum(walked(n, box) for n, box in enumerate(boxes)))
             return
         parent, child, _ = edges[k]
         for seen, extra in tables[k]:
             if tiles + extra + rests[k] + net_floor >= best:
                 return
+            tests -= 1
+            if tests < 0:
+                raise _OutOfBudget
             pose = _compose(poses[parent], seen)
             if fits(child, parent, pose):
                 put(child, pose)
-                if tiles + extra + rests[k] + spread() < best:
-                    place(k + 1, tiles + extra)
+                grown = list(boxes)
+                for n in nets_of[child]:
+                    grown[n] = net_box(n)
+                if tiles + extra + rests[k] + sum(grown) < best:
+                    place(k + 1, tiles + extra, grown)
                 put(child, None)
                 if best <= least:   # nothing beats the tables' least entries
                     return
 
     put(0, poses[0])
-    budget = TREE_BUDGET
+    budget, tests = TREE_BUDGET, TREE_TESTS
     try:
-        place(0, 0)
-    except _OutOfBudget:
-        best = least   # what every embedding has at least; the search was cut short
-    _TREES[key] = best
-    return best
+        place(0, 0, [net_box(n) for n in range(len(nets))])
+    except _OutOfBudget as out:
+        out.least = least   # what every embedding has at least; the search was cut short
+        raise
+    return best, fallback
 
 
 def _is_input(catalog: Catalog, machine: str, at: str) -> bool:
@@ -285,6 +336,9 @@ def _is_input(catalog: Catalog, machine: str, at: str) -> bool:
 
 
 class _OutOfBudget(Exception):
-    """`tree_tiles` tried TREE_BUDGET partial embeddings without finishing."""
+    """`tree_tiles` tried TREE_BUDGET partial embeddings without finishing (`least`: what every
+    embedding needs at least, from the tables' least entries)."""
+
+    least: int = 0
 
 

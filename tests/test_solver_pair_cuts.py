@@ -16,6 +16,7 @@ from models.catalog import load_catalog
 from models.check import check_layout
 from models.layout import Layout
 from models.rulesets import get_ruleset
+from solver import bounds
 from solver.bounds import topology_bound
 from solver.pair_cuts import Relation, pair_tiles, relation_sets, relations
 from solver.triangle_cuts import supported as triangles_supported
@@ -80,6 +81,36 @@ def test_the_cluster_cuts_bring_a_six_machine_bound_down_to_its_optimum():
     ids = ["FF11", "FF12", "FF18", "FF21", "FF47", "FF55"]
     assert topology_bound(FF, FF_CATALOG, ids).value == 73
     assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 70
+
+
+def _relation(a: str, b: str, kind: str, at_a: str, at_b: str) -> Relation:
+    return next(r for r in relations(FF, FF_CATALOG, a, b)
+                if r.kind == kind and {r.first, r.second} == {(0, at_a), (1, at_b)})
+
+
+def test_a_rigid_eight_machine_cluster_is_counted_with_the_bigger_tables():
+    """classic-A n8/s0's relaxation chains FF04 -> FF37 -> FF50 -> FF23, FF47 -> FF21 -> FF40 -> FF50
+    port to port, shares a blue container between FF47 and FF05, a red one between FF04, FF21, FF23 and
+    FF40 and an orange one between FF05, FF37 and FF47. No embedding keeps every relation under 6 tiles,
+    so tables of 6 can only say 8 (one relation at 6 or more, a pipe for each container); the tables of
+    10 find the cluster needs 12."""
+    names = ("FF04", "FF37", "FF50", "FF23", "FF40", "FF21", "FF47", "FF05")
+    edges = ((0, 1, _relation("FF04", "FF37", "feed", "Sb", "W")), (1, 2, _relation("FF37", "FF50", "feed", "E", "Sa")),
+             (2, 3, _relation("FF50", "FF23", "feed", "E", "W")), (2, 4, _relation("FF50", "FF40", "feed", "Na", "E")),
+             (4, 5, _relation("FF40", "FF21", "feed", "W", "E")), (5, 6, _relation("FF21", "FF47", "feed", "W", "E")),
+             (6, 7, _relation("FF47", "FF05", "supply", "W", "W")))
+    nets = (((0, "W"), (5, "Sa"), (3, "Na"), (4, "Na")), ((7, "Sa"), (1, "Sa"), (6, "Na")))
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, caps=(6,)) == 8
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets) == 12
+
+
+def test_the_bigger_tables_bring_the_second_six_machine_bound_down(monkeypatch):
+    """classic-A FF01,FF12,FF22,FF36,FF47,FF48: 71 with trees embedded from tables of 6 tiles, 69 once
+    the relaxation's clusters that fit no table of 6 are embedded from tables of 10."""
+    ids = ["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"]
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 69
+    monkeypatch.setattr(bounds, "CUT_CAPS", (6,))
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 71
 
 
 def held_pairs(layout: Layout) -> list[tuple[int, int]]:
