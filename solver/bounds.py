@@ -10,6 +10,7 @@ feeding order seeds the greedy construction.
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -50,6 +51,13 @@ class Cut:
 
     def terms(self) -> list[Held]:
         return self.held if self.counted is None else self.counted
+
+
+#: every cut found so far, by ruleset, with the catalogue entries of its machines: a cut is a fact about
+#: those machines on open ground, true in every relaxation that has them (a fed pattern's, a plan's), so
+#: each relaxation with the cuts starts from those already found (`_Relaxation.solve`)
+_CUT_POOL: dict[str, dict[tuple, tuple[tuple, Cut]]] = {}
+_POOL_LOCK = threading.Lock()   # the prover asks for relaxations from several threads
 
 
 def topology_bound(
@@ -110,6 +118,9 @@ def reaching_patterns(
     relaxation.add_supplies()
     if pair_cuts:
         relaxation.add_pair_cuts()
+    with_triangles = _with_triangles(ruleset, pair_cuts, triangles)
+    for cut in relaxation.pooled_cuts() if with_triangles else ():
+        relaxation.add_cut(cut)
     model = relaxation.model
     model.Add(relaxation.profit(count_pipes=True) >= target)
     found: list[dict[tuple[str, str], int]] = []
@@ -122,9 +133,9 @@ def reaching_patterns(
             return found
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return None
-        cuts = relaxation.violated_cuts(solver, deadline) if _with_triangles(ruleset, pair_cuts, triangles) else []
+        cuts = relaxation.violated_cuts(solver, deadline) if with_triangles else []
         for cut in cuts:
-            relaxation.add_cut(cut)
+            relaxation.add_cut(cut, pool=True)
         if cuts:
             continue
         bits = [solver.Value(fed) for fed in relaxation.fed]
@@ -440,9 +451,12 @@ class _Relaxation:
             return ("supply", c), solver.Value(self.supply_tiles[c])
         return None
 
-    def add_cut(self, cut: Cut) -> None:
+    def add_cut(self, cut: Cut, pool: bool = False) -> None:
+        """The cut as a conditional row; with `pool`, kept for later relaxations too (`pooled_cuts`)."""
         tiles = [self._holds(r, pair)[1] for r, pair in cut.terms()]
         self.model.Add(sum(tiles) >= cut.least).OnlyEnforceIf([self._holds(r, pair)[0] for r, pair in cut.held])
+        if pool:
+            self._pool(cut)
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
         return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
@@ -465,6 +479,8 @@ class _Relaxation:
         deadline = time.monotonic() + time_limit
         answer: TopologyBound | None = None
         stage = 1   # the cuts from the smallest relation tables first: the bigger ones cost seconds
+        for cut in self.pooled_cuts() if triangles else ():
+            self.add_cut(cut)
         while True:
             solver = cp_model.CpSolver()
             solver_parameters(solver, max(0.01, deadline - time.monotonic()), 1, 0)
@@ -483,7 +499,21 @@ class _Relaxation:
             if not cuts:
                 return answer
             for cut in cuts:
-                self.add_cut(cut)
+                self.add_cut(cut, pool=True)
+
+    def pooled_cuts(self) -> list[Cut]:
+        """The cuts found before (by any relaxation) among this relaxation's machines."""
+        mine = {m: self.catalog[m] for m in self.ids}
+        with _POOL_LOCK:
+            found = list(_CUT_POOL.get(self.ruleset.id, {}).values())
+        return [cut for machines, cut in found if all(mine.get(m) == entry for m, entry in machines)]
+
+    def _pool(self, cut: Cut) -> None:
+        machines = sorted({m for _, pair in cut.held + list(cut.terms()) for m in pair})
+        key = (tuple(cut.held), cut.least, tuple(cut.terms()))
+        entry = (tuple((m, self.catalog[m]) for m in machines), cut)
+        with _POOL_LOCK:
+            _CUT_POOL.setdefault(self.ruleset.id, {})[key] = entry
 
     def _answer(self, solver: cp_model.CpSolver, status: int) -> TopologyBound:
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

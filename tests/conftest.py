@@ -7,3 +7,14 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cut_pool(monkeypatch):
+    """Each test starts with no cuts found before (solver/bounds.py keeps them for the whole process), so
+    a relaxation's value does not depend on which tests ran first."""
+    from solver import bounds
+    monkeypatch.setattr(bounds, "_CUT_POOL", {})

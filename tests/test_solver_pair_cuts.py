@@ -110,7 +110,20 @@ def test_the_bigger_tables_bring_the_second_six_machine_bound_down(monkeypatch):
     ids = ["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"]
     assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 69
     monkeypatch.setattr(bounds, "CUT_CAPS", (6,))
+    monkeypatch.setattr(bounds, "_CUT_POOL", {})   # the cuts just found would carry over
     assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 71
+
+
+def test_a_fed_pattern_starts_from_the_cuts_the_whole_set_found():
+    """classic-A FF01,FF12,FF22,FF36,FF47,FF48 with FF01's W, FF22's W and both inputs of FF48 machine-fed:
+    its own relaxation, separating its own answers, stops at 71; after the whole set's relaxation (69)
+    it starts from the cuts that one found, which hold for every pattern, and gets 68."""
+    ids = ["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"]
+    fed = {(m, p.at): int((m, p.at) in {("FF01", "W"), ("FF22", "W"), ("FF48", "W"), ("FF48", "Sa")})
+           for m in ids for p in FF_CATALOG[m].inputs}
+    assert topology_bound(FF, FF_CATALOG, ids, fed_pattern=fed, triangles=True, time_limit=60).value == 71
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 69
+    assert topology_bound(FF, FF_CATALOG, ids, fed_pattern=fed, triangles=True, time_limit=60).value == 68
 
 
 def held_pairs(layout: Layout) -> list[tuple[int, int]]:
