@@ -119,8 +119,8 @@ def reaching_patterns(
     if pair_cuts:
         relaxation.add_pair_cuts()
     with_triangles = _with_triangles(ruleset, pair_cuts, triangles)
-    for cut in relaxation.pooled_cuts() if with_triangles else ():
-        relaxation.add_cut(cut)
+    if with_triangles:
+        relaxation.add_pooled_cuts()
     model = relaxation.model
     model.Add(relaxation.profit(count_pipes=True) >= target)
     found: list[dict[tuple[str, str], int]] = []
@@ -452,7 +452,7 @@ class _Relaxation:
         return None
 
     def add_cut(self, cut: Cut, pool: bool = False) -> None:
-        """The cut as a conditional row; with `pool`, kept for later relaxations too (`pooled_cuts`)."""
+        """The cut as a conditional row; with `pool`, kept for later relaxations too (`add_pooled_cuts`)."""
         tiles = [self._holds(r, pair)[1] for r, pair in cut.terms()]
         self.model.Add(sum(tiles) >= cut.least).OnlyEnforceIf([self._holds(r, pair)[0] for r, pair in cut.held])
         if pool:
@@ -479,8 +479,8 @@ class _Relaxation:
         deadline = time.monotonic() + time_limit
         answer: TopologyBound | None = None
         stage = 1   # the cuts from the smallest relation tables first: the bigger ones cost seconds
-        for cut in self.pooled_cuts() if triangles else ():
-            self.add_cut(cut)
+        if triangles:
+            self.add_pooled_cuts()
         while True:
             solver = cp_model.CpSolver()
             solver_parameters(solver, max(0.01, deadline - time.monotonic()), 1, 0)
@@ -491,22 +491,24 @@ class _Relaxation:
                 return answer or self._answer(solver, status)
             answer = self._answer(solver, status)
             cuts: list[Cut] = []
-            while triangles and not cuts and time.monotonic() < deadline:
+            while triangles and time.monotonic() < deadline:
                 cuts = self.violated_cuts(solver, deadline, CUT_CAPS[:stage])
-                if not cuts and stage == len(CUT_CAPS):
+                if cuts or stage == len(CUT_CAPS):
                     break
-                stage += 0 if cuts else 1
+                stage += 1
             if not cuts:
                 return answer
             for cut in cuts:
                 self.add_cut(cut, pool=True)
 
-    def pooled_cuts(self) -> list[Cut]:
+    def add_pooled_cuts(self) -> None:
         """The cuts found before (by any relaxation) among this relaxation's machines."""
         mine = {m: self.catalog[m] for m in self.ids}
         with _POOL_LOCK:
             found = list(_CUT_POOL.get(self.ruleset.id, {}).values())
-        return [cut for machines, cut in found if all(mine.get(m) == entry for m, entry in machines)]
+        for machines, cut in found:
+            if all(mine.get(m) == entry for m, entry in machines):
+                self.add_cut(cut)
 
     def _pool(self, cut: Cut) -> None:
         machines = sorted({m for _, pair in cut.held + list(cut.terms()) for m in pair})

@@ -217,10 +217,9 @@ def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...],
     cap's tables may say how much more. A search that runs out of its budget keeps the last answer."""
     answer = None
     for cap in caps:
-        try:
-            found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap)
-        except _OutOfBudget as out:
-            return out.least if answer is None else answer
+        found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap)
+        if fallback is None:   # cut short
+            return found if answer is None else answer
         answer = found
         if found < fallback:
             break   # an embedding under the tables' reach: no bigger table can do better
@@ -228,10 +227,11 @@ def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...],
 
 
 def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int) -> tuple[int, int]:
+                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int) -> tuple[int, int | None]:
     """(the least of `tree_tiles` over embeddings whose relations each need fewer than `cap` tiles, or
     the fallback below if none is under it; the fallback: what an embedding with one relation at
-    `cap` tiles or more needs at least)."""
+    `cap` tiles or more needs at least). A search out of its budget gives (what every embedding has
+    at least, from the tables' least entries; None)."""
     tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(), key=lambda item: item[1])
               for p, c, r in edges]
     floors = [table[0][1] if table else cap for table in tables]
@@ -261,12 +261,11 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
         rows, cols = [r for r, _ in cells], [c for _, c in cells]
         return max(rows) - min(rows) + max(cols) - min(cols) + 1
 
-    def walked(n: int, box: int) -> int:
-        """With everything laid: also the farthest two faced cells of network `n` around the bodies."""
+    def walked(n: int, box: int, body: frozenset[Cell]) -> int:
+        """With everything laid (`body`): also the farthest two faced cells of network `n` around the bodies."""
         if box == 0:
             return 0
         cells = [faces[i][at] for i, at in nets[n]]
-        body = frozenset().union(*bodies)
         return max([box] + [ball(ruleset.geometry, x, SPAN, body, until=y).get(y, SPAN) + 1
                             for x, y in combinations(cells, 2)])
 
@@ -300,7 +299,8 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
         if budget < 0:
             raise _OutOfBudget
         if k == len(edges):
-            best = min(best, tiles + sum(walked(n, box) for n, box in enumerate(boxes)))
+            body = frozenset().union(*bodies)
+            best = min(best, tiles + sum(walked(n, box, body) for n, box in enumerate(boxes)))
             return
         parent, child, _ = edges[k]
         for seen, extra in tables[k]:
@@ -325,9 +325,8 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
     budget, tests = TREE_BUDGET, TREE_TESTS
     try:
         place(0, 0, [net_box(n) for n in range(len(nets))])
-    except _OutOfBudget as out:
-        out.least = least   # what every embedding has at least; the search was cut short
-        raise
+    except _OutOfBudget:
+        return least, None
     return best, fallback
 
 
@@ -336,9 +335,6 @@ def _is_input(catalog: Catalog, machine: str, at: str) -> bool:
 
 
 class _OutOfBudget(Exception):
-    """`tree_tiles` tried TREE_BUDGET partial embeddings without finishing (`least`: what every
-    embedding needs at least, from the tables' least entries)."""
-
-    least: int = 0
+    """`tree_tiles` tried TREE_BUDGET partial embeddings or TREE_TESTS placements without finishing."""
 
 
