@@ -380,11 +380,12 @@ class _Relaxation:
         def cut(edges: list[TreeEdge]) -> tuple[Cut, int]:
             names = [edges[0][0]] + [child for _, child, _, _, _ in edges]
             nets = self._networks_among(solver, names, {net for *_, net, _ in edges})
+            now = sum(t for *_, t in edges) + sum(tiles for _, _, tiles in nets)
             least = tree_tiles(self.ruleset, self.catalog, tuple(names),
                                tuple((names.index(p), names.index(c), r) for p, c, r, _, _ in edges),
-                               tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets), caps)
+                               tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets), caps,
+                               goal=now + TREE_REACH)
             edge_terms = [(r, (p, c)) for p, c, r, _, _ in edges]
-            now = sum(t for *_, t in edges) + sum(tiles for _, _, tiles in nets)
             return Cut(edge_terms + [h for _, held, _ in nets for h in held], least,
                        edge_terms + [held[0] for _, held, _ in nets]), now
 
@@ -528,6 +529,10 @@ class _Relaxation:
 
 #: relations whose networks hold at most this many tiles in the relaxation's solution make its rigid clusters
 CHEAP_TILES = 1
+
+#: a tree's tiles are searched for only up to this many above what the solution pays for them: the
+#: search prunes from there, and a cut that much stronger is enough for the next round
+TREE_REACH = 3
 
 
 def _cheap_trees(placed: list[str], held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]]

@@ -183,11 +183,12 @@ def _compose(first: Pose, seen: Pose) -> Pose:
 
 Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as `relations(parent, child)` gives it)
 
-_TREES: dict[tuple, int] = {}
+_TREES: dict[tuple, tuple[int, bool]] = {}   # the least found so far, and whether it is exact
 
 
 def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-               nets: tuple[tuple[tuple[int, str], ...], ...] = (), caps: tuple[int, ...] = CAPS) -> int:
+               nets: tuple[tuple[tuple[int, str], ...], ...] = (), caps: tuple[int, ...] = CAPS,
+               goal: int | None = None) -> int:
     """The fewest tiles of relations' networks that join machines as a tree, and of other networks
     among the same machines.
 
@@ -203,35 +204,47 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
     port position)): the cells they cover reach every port's faced cell, so they are at
     least the faced cells' bounding box's rows + columns - 1. A container shared by four
     machines of a rigid cluster is counted so at the cluster's size, not at its best.
+
+    With a `goal`, the answer is only exact below it: a caller asking whether the tiles
+    exceed what it pays gets `goal` (a floor) when no embedding needs fewer. Branch and
+    bound from the goal prunes far more than from the tables' fallback: n8/s1's
+    eight-machine cluster ran out of its budget at tables of 10 and proved 11 from 11.
     """
     key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets, caps)
-    if key not in _TREES:
-        _TREES[key] = _least_embedding(ruleset, catalog, names, edges, nets, caps)
-    return _TREES[key]
+    floor, exact = _TREES.get(key, (0, False))
+    if not exact and (goal is None or floor < goal):
+        found = _least_embedding(ruleset, catalog, names, edges, nets, caps, goal)
+        if found is not None:
+            floor, exact = max(floor, found[0]), found[1]
+            _TREES[key] = (floor, exact)
+    return floor
 
 
 def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-                     nets: tuple[tuple[tuple[int, str], ...], ...], caps: tuple[int, ...]) -> int:
-    """`tree_tiles` at the `caps` in turn, each from tables holding the relations' placements under
-    it: when nothing fits under a cap, every embedding has an edge at the cap or more, and the next
-    cap's tables may say how much more. A search that runs out of its budget keeps the last answer."""
+                     nets: tuple[tuple[tuple[int, str], ...], ...], caps: tuple[int, ...],
+                     goal: int | None) -> tuple[int, bool] | None:
+    """(`tree_tiles` at the `caps` in turn, each from tables holding the relations' placements under
+    it, whether that is exact): when nothing fits under a cap, every embedding has an edge at the cap
+    or more, and the next cap's tables may say how much more. A search that runs out of its budget
+    keeps the last answer (None if there is none, then only the tables' least entries hold)."""
     answer = None
     for cap in caps:
-        found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap)
-        if fallback is None:   # cut short
-            return found if answer is None else answer
-        answer = found
+        found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap, goal)
+        if fallback is None:   # cut short: a bigger goal may still be worth a try
+            return (found if answer is None else answer[0], False)
+        answer = (found, goal is None or found < goal)
         if found < fallback:
-            break   # an embedding under the tables' reach: no bigger table can do better
+            break   # an embedding under the tables' reach (or none under the goal): bigger tables say no more
     return answer
 
 
 def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int) -> tuple[int, int | None]:
+                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int, goal: int | None
+                      ) -> tuple[int, int | None]:
     """(the least of `tree_tiles` over embeddings whose relations each need fewer than `cap` tiles, or
-    the fallback below if none is under it; the fallback: what an embedding with one relation at
-    `cap` tiles or more needs at least). A search out of its budget gives (what every embedding has
-    at least, from the tables' least entries; None)."""
+    the fallback below (or `goal`) if none is under it; the fallback: what an embedding with one
+    relation at `cap` tiles or more needs at least). A search out of its budget gives (what every
+    embedding has at least, from the tables' least entries; None)."""
     tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(), key=lambda item: item[1])
               for p, c, r in edges]
     floors = [table[0][1] if table else cap for table in tables]
@@ -245,7 +258,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
     bodies: list[frozenset[Cell]] = [frozenset()] * len(names)
     # an embedding outside the tables has one edge at `cap` tiles or more
     fallback = cap + sum(floors) - max(floors, default=0) + net_floor
-    best = fallback
+    best = fallback if goal is None else min(fallback, goal)
 
     def net_box(n: int) -> int:
         """Tiles network `n` needs at least, from the faced cells placed so far: their bounding box.

@@ -88,20 +88,50 @@ def _relation(a: str, b: str, kind: str, at_a: str, at_b: str) -> Relation:
                 if r.kind == kind and {r.first, r.second} == {(0, at_a), (1, at_b)})
 
 
-def test_a_rigid_eight_machine_cluster_is_counted_with_the_bigger_tables():
-    """classic-A n8/s0's relaxation chains FF04 -> FF37 -> FF50 -> FF23, FF47 -> FF21 -> FF40 -> FF50
-    port to port, shares a blue container between FF47 and FF05, a red one between FF04, FF21, FF23 and
-    FF40 and an orange one between FF05, FF37 and FF47. No embedding keeps every relation under 6 tiles,
-    so tables of 6 can only say 8 (one relation at 6 or more, a pipe for each container); the tables of
-    10 find the cluster needs 12."""
+def _n8_cluster() -> tuple:
+    """classic-A n8/s0's rigid cluster of eight machines: names, tree edges, other networks."""
     names = ("FF04", "FF37", "FF50", "FF23", "FF40", "FF21", "FF47", "FF05")
     edges = ((0, 1, _relation("FF04", "FF37", "feed", "Sb", "W")), (1, 2, _relation("FF37", "FF50", "feed", "E", "Sa")),
              (2, 3, _relation("FF50", "FF23", "feed", "E", "W")), (2, 4, _relation("FF50", "FF40", "feed", "Na", "E")),
              (4, 5, _relation("FF40", "FF21", "feed", "W", "E")), (5, 6, _relation("FF21", "FF47", "feed", "W", "E")),
              (6, 7, _relation("FF47", "FF05", "supply", "W", "W")))
     nets = (((0, "W"), (5, "Sa"), (3, "Na"), (4, "Na")), ((7, "Sa"), (1, "Sa"), (6, "Na")))
+    return names, edges, nets
+
+
+def test_a_rigid_eight_machine_cluster_is_counted_with_the_bigger_tables():
+    """classic-A n8/s0's relaxation chains FF04 -> FF37 -> FF50 -> FF23, FF47 -> FF21 -> FF40 -> FF50
+    port to port, shares a blue container between FF47 and FF05, a red one between FF04, FF21, FF23 and
+    FF40 and an orange one between FF05, FF37 and FF47. No embedding keeps every relation under 6 tiles,
+    so tables of 6 can only say 8 (one relation at 6 or more, a pipe for each container); the tables of
+    10 find the cluster needs 12."""
+    names, edges, nets = _n8_cluster()
     assert tree_tiles(FF, FF_CATALOG, names, edges, nets, caps=(6,)) == 8
     assert tree_tiles(FF, FF_CATALOG, names, edges, nets) == 12
+
+
+def test_a_tree_asked_with_a_goal_is_exact_below_it_and_a_floor_above(monkeypatch):
+    """The same eight-machine cluster (12 tiles): asked whether it needs more than 9, the search prunes
+    from 10 and answers 10 (a floor, not an embedding); asked without a goal, 12; asked again with any
+    goal, the 12 it now knows; a goal above the least gives the least itself."""
+    from solver import triangle_cuts
+    names, edges, nets = _n8_cluster()
+    monkeypatch.setattr(triangle_cuts, "_TREES", {})
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=10) == 10
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets) == 12
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=5) == 12
+    monkeypatch.setattr(triangle_cuts, "_TREES", {})
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=15) == 12
+
+
+def test_trees_searched_from_their_goal_bring_the_third_six_machine_bound_down(monkeypatch):
+    """classic-A n6/s2 (FF08,FF12,FF34,FF40,FF42,FF50): with each tree searched only
+    up to 3 tiles above what the solution pays, searches that ran out of budget finish: 91 -> 89."""
+    ids = ["FF08", "FF12", "FF34", "FF40", "FF42", "FF50"]
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 89
+    monkeypatch.setattr(bounds, "TREE_REACH", 10**6)   # the search from the tables' fallback, as before
+    monkeypatch.setattr(bounds, "_CUT_POOL", {})
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 91
 
 
 def test_the_bigger_tables_bring_the_second_six_machine_bound_down(monkeypatch):
