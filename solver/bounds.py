@@ -377,23 +377,25 @@ class _Relaxation:
         """The cut of `tree_tiles` for a tree of held relations (parents first) and the other networks
         the solution runs among its machines, if the solution violates it: on the fewest edges that
         still do (leaves are dropped while the rest stays violated, so the cut binds in more solutions)."""
-        def cut(edges: list[TreeEdge]) -> tuple[Cut, int]:
+        def cut(edges: list[TreeEdge], whole: bool = False) -> tuple[Cut, int]:
             names = [edges[0][0]] + [child for _, child, _, _, _ in edges]
             nets = self._networks_among(solver, names, {net for *_, net, _ in edges})
             now = sum(t for *_, t in edges) + sum(tiles for _, _, tiles in nets)
             least = tree_tiles(self.ruleset, self.catalog, tuple(names),
                                tuple((names.index(p), names.index(c), r) for p, c, r, _, _ in edges),
                                tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets), caps,
-                               goal=now + TREE_REACH)
+                               goal=now + TREE_REACH, need=now + 1 if whole else None)
             edge_terms = [(r, (p, c)) for p, c, r, _, _ in edges]
             return Cut(edge_terms + [h for _, held, _ in nets for h in held], least,
                        edge_terms + [held[0] for _, held, _ in nets]), now
 
-        def violated(edges: list[TreeEdge]) -> bool:
-            found, now = cut(edges)
+        def violated(edges: list[TreeEdge], whole: bool = False) -> bool:
+            found, now = cut(edges, whole)
             return found.least > now
 
-        if not violated(tree):
+        # only the whole tree's search gets a bigger budget when it falls short: the trees with a leaf
+        # dropped are tried to make the cut bind in more solutions, not to find one
+        if not violated(tree, whole=True):
             return []
         for edge in reversed(tree[:]):
             if len(tree) > 2 and not any(p == edge[1] for p, *_ in tree):

@@ -51,6 +51,10 @@ CAPS = (CAP, 10)
 TREE_BUDGET = 20_000
 TREE_TESTS = 300_000
 
+#: a tree whose caller needs more than its search proves within the budget gets the budget doubled,
+#: up to this many times it (each grant asks the last aim again)
+TREE_GRANTS = 8
+
 #: the walks between a network's faced cells in `tree_tiles` stop this far out
 SPAN = 16
 
@@ -188,7 +192,7 @@ _TREES: dict[tuple, tuple[int, bool]] = {}   # the least found so far, and wheth
 
 def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
                nets: tuple[tuple[tuple[int, str], ...], ...] = (), caps: tuple[int, ...] = CAPS,
-               goal: int | None = None) -> int:
+               goal: int | None = None, need: int | None = None) -> int:
     """The fewest tiles of relations' networks that join machines as a tree, and of other networks
     among the same machines.
 
@@ -209,42 +213,45 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
     exceed what it pays gets `goal` (a floor) when no embedding needs fewer. Branch and
     bound from the goal prunes far more than from the tables' fallback: n8/s1's
     eight-machine cluster ran out of its budget at tables of 10 and proved 11 from 11.
+
+    A caller that pays `need` tiles or more for the tree gets a bigger budget while less is proved
+    (n8/s1's cluster needs 11: 9 within the first budget, 11 within four times it). A tree asked
+    again starts from the floor it has.
     """
     key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets, caps)
     floor, exact = _TREES.get(key, (0, False))
     if not exact and (goal is None or floor < goal):
-        found = _least_embedding(ruleset, catalog, names, edges, nets, caps, goal)
-        if found is not None:
-            floor, exact = max(floor, found[0]), found[1]
-            _TREES[key] = (floor, exact)
+        floor, exact = _least_embedding(ruleset, catalog, names, edges, nets, caps, goal, floor, need)
+        _TREES[key] = (floor, exact)
     return floor
 
 
 def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
                      nets: tuple[tuple[tuple[int, str], ...], ...], caps: tuple[int, ...],
-                     goal: int | None) -> tuple[int, bool] | None:
+                     goal: int | None, known: int, need: int | None) -> tuple[int, bool]:
     """(`tree_tiles` at the `caps` in turn, each from tables holding the relations' placements under
     it, whether that is exact): when nothing fits under a cap, every embedding has an edge at the cap
-    or more, and the next cap's tables may say how much more. A search that runs out of its budget
-    keeps the last answer (None if there is none, then only the tables' least entries hold)."""
-    answer = None
+    or more, and the next cap's tables may say how much more. Each cap's search starts from the floor
+    the one before proved (`known` at first); one cut short keeps the floor it reached, not exact."""
     for cap in caps:
-        found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap, goal)
-        if fallback is None:   # cut short: a bigger goal may still be worth a try
-            return (found if answer is None else answer[0], False)
-        answer = (found, goal is None or found < goal)
+        found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap, goal, known, need)
+        if fallback is None:   # cut short: a bigger goal or need may still be worth a try
+            return found, False
+        known = found
         if found < fallback:
             break   # an embedding under the tables' reach (or none under the goal): bigger tables say no more
-    return answer
+    return known, goal is None or known < goal
 
 
 def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int, goal: int | None
-                      ) -> tuple[int, int | None]:
+                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int, goal: int | None,
+                      known: int = 0, need: int | None = None) -> tuple[int, int | None]:
     """(the least of `tree_tiles` over embeddings whose relations each need fewer than `cap` tiles, or
     the fallback below (or `goal`) if none is under it; the fallback: what an embedding with one
     relation at `cap` tiles or more needs at least). A search out of its budget gives (what every
-    embedding has at least, from the tables' least entries; None)."""
+    embedding has at least: the last aim it answered no to; None). `known` is a floor proved before,
+    where the search starts; while less than `need` is proved, the budget doubles up to TREE_GRANTS
+    times."""
     tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(), key=lambda item: item[1])
               for p, c, r in edges]
     floors = [table[0][1] if table else cap for table in tables]
@@ -335,12 +342,29 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
                     return
 
     put(0, poses[0])
+    top, proved = best, max(least, known)
+    grant = 1
     budget, tests = TREE_BUDGET, TREE_TESTS
-    try:
-        place(0, 0, [net_box(n) for n in range(len(nets))])
-    except _OutOfBudget:
-        return least, None
-    return best, fallback
+    # deepening: ask "fewer than `aim`?" for aims rising from what is known, so a search that runs out of
+    # its budget still keeps the last aim it answered no to (small aims prune early, and each aim costs
+    # about 2.5 times the one before, so the answers below cost less than the last)
+    aim = proved + 1
+    while aim <= top:
+        best = aim
+        try:
+            place(0, 0, [net_box(n) for n in range(len(nets))])
+        except _OutOfBudget:
+            if need is None or proved >= need or grant >= TREE_GRANTS:
+                return proved, None
+            for index in range(1, len(names)):   # the cut-short search left its machines laid
+                put(index, None)
+            grant *= 2   # the caller needs more than is proved: double the budget and ask this aim again
+            budget, tests = TREE_BUDGET * grant, TREE_TESTS * grant
+            continue
+        if best < aim:
+            return best, fallback   # the aim before was answered no: this is the least
+        proved, aim = aim, aim + 1
+    return proved, fallback
 
 
 def _is_input(catalog: Catalog, machine: str, at: str) -> bool:

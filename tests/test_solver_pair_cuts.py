@@ -124,14 +124,50 @@ def test_a_tree_asked_with_a_goal_is_exact_below_it_and_a_floor_above(monkeypatc
     assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=15) == 12
 
 
-def test_trees_searched_from_their_goal_bring_the_third_six_machine_bound_down(monkeypatch):
-    """classic-A n6/s2 (FF08,FF12,FF34,FF40,FF42,FF50): with each tree searched only
-    up to 3 tiles above what the solution pays, searches that ran out of budget finish: 91 -> 89."""
+def _n8s1_cluster() -> tuple:
+    """classic-A n8/s1's rigid cluster of eight machines (FF44 -> FF52 port to port, FF13 feeding
+    three of them, FF37 and FF13 sharing a container ...): names, tree edges, other networks."""
+    names = ("FF13", "FF20", "FF37", "FF39", "FF48", "FF44", "FF38", "FF52")
+    edges = ((0, 1, _relation("FF13", "FF20", "feed", "E", "Sa")), (0, 2, _relation("FF13", "FF37", "supply", "W", "Sa")),
+             (0, 3, _relation("FF13", "FF39", "feed", "E", "W")), (1, 4, _relation("FF20", "FF48", "feed", "E", "Sa")),
+             (2, 5, _relation("FF37", "FF44", "feed", "E", "W")), (3, 6, _relation("FF39", "FF38", "feed", "E", "W")),
+             (5, 7, _relation("FF44", "FF52", "feed", "Na", "E")))
+    nets = (((2, "W"), (6, "Na"), (4, "W"), (7, "W")), ((5, "E"), (0, "Na")), ((4, "E"), (3, "Na")))
+    return names, edges, nets
+
+
+def test_a_tree_search_out_of_its_budget_keeps_the_floor_it_reached(monkeypatch):
+    """n8/s1's cluster needs 11 tiles, which takes about 100 000 partial embeddings to prove. Within
+    the first budget the aims rise to 8 (the tables' least entries say 2); a caller that needs 11 gets
+    the budget doubled until 11 is proved; without the grants it stays at 8."""
+    from solver import triangle_cuts
+    names, edges, nets = _n8s1_cluster()
+    monkeypatch.setattr(triangle_cuts, "_TREES", {})
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=13) == 8
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=13, need=11) == 11
+    monkeypatch.setattr(triangle_cuts, "_TREES", {})
+    monkeypatch.setattr(triangle_cuts, "TREE_GRANTS", 1)
+    assert tree_tiles(FF, FF_CATALOG, names, edges, nets, goal=13, need=11) == 8
+
+
+def test_more_budget_for_a_tree_that_falls_short_brings_an_eight_machine_bound_down(monkeypatch):
+    """classic-A n8/s1 (FF13,FF20,FF37,FF38,FF39,FF44,FF48,FF52): the relaxation lays all eight as one
+    cluster paying 10 tiles; with the grants its tree cut proves 11: 124 -> 123."""
+    ids = ["FF13", "FF20", "FF37", "FF38", "FF39", "FF44", "FF48", "FF52"]
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 123
+    from solver import triangle_cuts
+    monkeypatch.setattr(triangle_cuts, "TREE_GRANTS", 1)
+    monkeypatch.setattr(triangle_cuts, "_TREES", {})
+    monkeypatch.setattr(bounds, "_CUT_POOL", {})
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 124
+
+
+def test_trees_searched_from_their_goal_bring_the_third_six_machine_bound_down():
+    """classic-A n6/s2 (FF08,FF12,FF34,FF40,FF42,FF50): 91 while the tree searches ran from the tables'
+    fallback and ran out of budget; 89 since they are searched only up to 3 tiles above what the
+    solution pays, and keep the floor they reach when cut short."""
     ids = ["FF08", "FF12", "FF34", "FF40", "FF42", "FF50"]
     assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 89
-    monkeypatch.setattr(bounds, "TREE_REACH", 10**6)   # the search from the tables' fallback, as before
-    monkeypatch.setattr(bounds, "_CUT_POOL", {})
-    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 91
 
 
 def test_the_bigger_tables_bring_the_second_six_machine_bound_down(monkeypatch):
