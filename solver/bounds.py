@@ -9,6 +9,8 @@ feeding order seeds the greedy construction.
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 import math
 import threading
 import time
@@ -65,6 +67,7 @@ def topology_bound(
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
     fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
     ranks: dict[str, int] | None = None, pair_cuts: bool = True, triangles: bool = False,
+    game: bool = False,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
@@ -79,10 +82,13 @@ def topology_bound(
     count a pipe per cell, so a caller allowing the diagonal tile (one pipe over two
     cells) must leave them out. `triangles` adds, round after round, the triangle and
     tree cuts of solver/triangle_cuts.py that the solution violates (square rulesets, with the
-    pair cuts only).
+    pair cuts only). `game`: the value bounds the final layout of a game, not a static build: it also
+    pays for the tiles that port-to-port feeds force a game to lay and lift (`add_junction_cost`).
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
     relaxation.add_networks()
+    if game:
+        relaxation.add_junction_cost()
     relaxation.add_supplies()
     if count_pipes and pair_cuts:
         relaxation.add_pair_cuts()
@@ -189,6 +195,7 @@ class _Relaxation:
         self._single: dict[str, cp_model.IntVar] = {}
         self._relation_literals: dict[tuple, tuple[cp_model.IntVar, cp_model.LinearExprT]] = {}
         self._out_tiles: dict[int, cp_model.IntVar] = {}
+        self.game_extra: list[cp_model.IntVar] = []
         sides = len(ruleset.geometry.sides)
         self.pipe_sides = sides if ruleset.x_splitter_available or sides != 4 else 3
         self.tank_sides = 1 if ruleset.oriented_tanks else sides
@@ -256,6 +263,28 @@ class _Relaxation:
                           <= sum((po.amount or 0) * self.placed[a] for a, po in outs if c in po.colors))
         # one end-product reservoir per black output, beside it
         self.tanks.append(sum(self.placed[m] for m in self.ids for p in self.catalog[m].outputs if p.is_black))
+
+    def add_junction_cost(self) -> None:
+        """A game pays, beyond its final layout, at least one point per `junctions_per_point` networks
+        that are an output and an input facing each other with no tile between.
+
+        A game lays one new machine a round, so of two machines joined port to port one
+        stood first, and its port faced the later one's cell X before that machine was
+        laid: a loose end, unless something stood at X (a tile bought and later lifted or
+        moved: 1 point not in the final layout; a machine moved away: its move), or the
+        first machine stood elsewhere and moved (its move). A tile clears one cell, so one
+        point clears the junctions into one cell; a move clears one machine's ports.
+        """
+        model = self.model
+        zero = []
+        for k, tiles in enumerate(self.network_tiles):
+            joined = model.NewBoolVar(f"port_to_port[{k}]")
+            model.Add(joined >= self.member[k, k] - tiles)
+            zero.append(joined)
+        extra = model.NewIntVar(0, len(zero), "junction_cost")
+        per_point = junctions_per_point(self.ruleset, self.catalog, self.ids)
+        model.Add(per_point.numerator * extra >= per_point.denominator * sum(zero))
+        self.game_extra.append(extra)
 
     def add_supplies(self) -> None:
         """Every input not fed by machines takes one of its colours from that colour's supply containers."""
@@ -462,7 +491,7 @@ class _Relaxation:
             self._pool(cut)
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
-        return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0)
+        return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0) + sum(self.game_extra)
 
     def profit(self, count_pipes: bool) -> cp_model.LinearExprT:
         income = sum(self.catalog[m].income * self.placed[m] for m in self.ids)
@@ -565,6 +594,21 @@ def _cheap_trees(placed: list[str], held: dict[tuple[str, str], list[tuple[Relat
         if len(tree) >= 3:
             trees.append(tree)
     return trees
+
+
+def junctions_per_point(ruleset: Ruleset, catalog: Catalog, ids: list[str]) -> Fraction:
+    """The most port-to-port junctions one point of a game's waste can clear (`add_junction_cost`):
+    the most ports one machine cell holds (a tile lifted from the cell), or a machine's ports per
+    point of a machine move (square Factory Fun: 3, three ports on one cell)."""
+    geometry, shape = ruleset.geometry, ruleset.machine_shape
+    most = Fraction(1)
+    for m in set(ids):
+        machine = catalog[m]
+        cells = [shape.locate(geometry, (0, 0), 0, p.at)[0] for p in machine.ports]
+        most = max(most, Fraction(max(cells.count(cell) for cell in cells)) if cells else most)
+        if ruleset.max_machine_moves > 0:
+            most = max(most, Fraction(len(machine.ports), ruleset.machine_move_cost))
+    return most
 
 
 def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str]) -> str | None:

@@ -9,7 +9,7 @@ from models.board import load_boards
 from models.catalog import load_catalog
 from models.check import check_layout
 from models.rulesets import get_ruleset
-from solver.bounds import topology_bound
+from solver.bounds import junctions_per_point, topology_bound
 from solver.sketch import best_sketch
 
 FF, FN = get_ruleset("factory-fun"), get_ruleset("factory-funner")
@@ -35,6 +35,19 @@ def test_pair_cuts_bring_the_bound_down_to_the_proved_optimum(ids, optimum):
     is 30 and 32, and the pair cuts see the pipes two machines' printed ports force."""
     assert topology_bound(FF, FF_CATALOG, ids, **NETWORKS_ONLY).value > optimum
     assert topology_bound(FF, FF_CATALOG, ids).value == optimum
+
+
+def test_a_game_pays_for_its_port_to_port_feeds():
+    """FF40, FF12 and FF07 (networks only, with the pair cuts): the relaxation joins two of them port to
+    port, with no tile. A game lays one machine a round, so the first one's port faced an empty cell
+    until the second stood there: a tile bought and lifted (or a machine moved), a point a static build
+    does not pay. A Factory Fun machine holds at most three ports on one cell, so each point clears at
+    most three such junctions."""
+    ids = ["FF40", "FF12", "FF07"]
+    assert topology_bound(FF, FF_CATALOG, ids).value == 30
+    assert topology_bound(FF, FF_CATALOG, ids, game=True).value == 29
+    assert junctions_per_point(FF, FF_CATALOG, sorted(FF_CATALOG.machines)) == 3
+    assert junctions_per_point(FN, FN_CATALOG, sorted(FN_CATALOG.machines)) == 4   # one cell, four ports
 
 
 def test_a_port_with_several_colours_feeds_an_input_of_any_of_them():
