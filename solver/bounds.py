@@ -9,11 +9,11 @@ feeding order seeds the greedy construction.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import math
 import threading
 import time
+from collections import Counter
+from fractions import Fraction
 from dataclasses import dataclass
 from itertools import combinations, product
 
@@ -195,7 +195,7 @@ class _Relaxation:
         self._single: dict[str, cp_model.IntVar] = {}
         self._relation_literals: dict[tuple, tuple[cp_model.IntVar, cp_model.LinearExprT]] = {}
         self._out_tiles: dict[int, cp_model.IntVar] = {}
-        self.game_extra: list[cp_model.IntVar] = []
+        self.junction_cost: cp_model.IntVar | int = 0   # a game's waste around port-to-port feeds
         sides = len(ruleset.geometry.sides)
         self.pipe_sides = sides if ruleset.x_splitter_available or sides != 4 else 3
         self.tank_sides = 1 if ruleset.oriented_tanks else sides
@@ -281,10 +281,9 @@ class _Relaxation:
             joined = model.NewBoolVar(f"port_to_port[{k}]")
             model.Add(joined >= self.member[k, k] - tiles)
             zero.append(joined)
-        extra = model.NewIntVar(0, len(zero), "junction_cost")
+        self.junction_cost = model.NewIntVar(0, len(zero), "junction_cost")
         per_point = junctions_per_point(self.ruleset, self.catalog, self.ids)
-        model.Add(per_point.numerator * extra >= per_point.denominator * sum(zero))
-        self.game_extra.append(extra)
+        model.Add(per_point.numerator * self.junction_cost >= per_point.denominator * sum(zero))
 
     def add_supplies(self) -> None:
         """Every input not fed by machines takes one of its colours from that colour's supply containers."""
@@ -491,7 +490,7 @@ class _Relaxation:
             self._pool(cut)
 
     def cost(self, count_pipes: bool) -> cp_model.LinearExprT:
-        return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0) + sum(self.game_extra)
+        return sum(self.tanks) + (sum(self.pipes) if count_pipes else 0) + self.junction_cost
 
     def profit(self, count_pipes: bool) -> cp_model.LinearExprT:
         income = sum(self.catalog[m].income * self.placed[m] for m in self.ids)
@@ -604,8 +603,8 @@ def junctions_per_point(ruleset: Ruleset, catalog: Catalog, ids: list[str]) -> F
     most = Fraction(1)
     for m in set(ids):
         machine = catalog[m]
-        cells = [shape.locate(geometry, (0, 0), 0, p.at)[0] for p in machine.ports]
-        most = max(most, Fraction(max(cells.count(cell) for cell in cells)) if cells else most)
+        per_cell = Counter(shape.locate(geometry, (0, 0), 0, p.at)[0] for p in machine.ports)
+        most = max(most, Fraction(max(per_cell.values(), default=1)))
         if ruleset.max_machine_moves > 0:
             most = max(most, Fraction(len(machine.ports), ruleset.machine_move_cost))
     return most

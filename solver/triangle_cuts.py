@@ -187,7 +187,9 @@ def _compose(first: Pose, seen: Pose) -> Pose:
 
 Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as `relations(parent, child)` gives it)
 
-_TREES: dict[tuple, tuple[int, bool]] = {}   # the least found so far, and whether it is exact
+#: per tree: the least found so far, whether it is exact, and the budget multiple its last search ran
+#: out of (0: it finished). A search is deterministic, so asking again only pays with a bigger budget.
+_TREES: dict[tuple, tuple[int, bool, int]] = {}
 
 
 def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
@@ -211,47 +213,49 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
 
     With a `goal`, the answer is only exact below it: a caller asking whether the tiles
     exceed what it pays gets `goal` (a floor) when no embedding needs fewer. Branch and
-    bound from the goal prunes far more than from the tables' fallback: n8/s1's
-    eight-machine cluster ran out of its budget at tables of 10 and proved 11 from 11.
+    bound from the goal prunes far more than from the tables' fallback.
 
-    A caller that pays `need` tiles or more for the tree gets a bigger budget while less is proved
-    (n8/s1's cluster needs 11: 9 within the first budget, 11 within four times it). A tree asked
-    again starts from the floor it has.
+    A caller that needs `need` tiles proved gets a bigger budget while less is (n8/s1's
+    cluster needs 11: 8 within the first budget, 11 within eight times it). A tree asked
+    again starts from the floor it has, and is searched again only when its last search
+    finished below a higher goal, or ran out of a smaller budget than this call may get.
     """
     key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets, caps)
-    floor, exact = _TREES.get(key, (0, False))
-    if not exact and (goal is None or floor < goal):
-        floor, exact = _least_embedding(ruleset, catalog, names, edges, nets, caps, goal, floor, need)
-        _TREES[key] = (floor, exact)
+    floor, exact, spent = _TREES.get(key, (0, False, 0))
+    allowed = TREE_GRANTS if need is not None and floor < need else 1
+    if not exact and (goal is None or floor < goal) and allowed > spent:
+        floor, exact, spent = _least_embedding(ruleset, catalog, names, edges, nets, caps, goal, floor, need)
+        _TREES[key] = (floor, exact, spent)
     return floor
 
 
 def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
                      nets: tuple[tuple[tuple[int, str], ...], ...], caps: tuple[int, ...],
-                     goal: int | None, known: int, need: int | None) -> tuple[int, bool]:
+                     goal: int | None, known: int, need: int | None) -> tuple[int, bool, int]:
     """(`tree_tiles` at the `caps` in turn, each from tables holding the relations' placements under
-    it, whether that is exact): when nothing fits under a cap, every embedding has an edge at the cap
-    or more, and the next cap's tables may say how much more. Each cap's search starts from the floor
-    the one before proved (`known` at first); one cut short keeps the floor it reached, not exact."""
+    it, whether that is exact, the budget multiple a search cut short ran out of or 0): when nothing
+    fits under a cap, every embedding has an edge at the cap or more, and the next cap's tables may
+    say how much more. Each cap's search starts from the floor the one before proved (`known` at
+    first); one cut short keeps the floor it reached, not exact."""
     for cap in caps:
-        found, fallback = _embedding_search(ruleset, catalog, names, edges, nets, cap, goal, known, need)
-        if fallback is None:   # cut short: a bigger goal or need may still be worth a try
-            return found, False
+        found, fallback, grant = _embedding_search(ruleset, catalog, names, edges, nets, cap, goal, known, need)
+        if fallback is None:   # cut short: a bigger budget may still be worth a try
+            return found, False, grant
         known = found
         if found < fallback:
             break   # an embedding under the tables' reach (or none under the goal): bigger tables say no more
-    return known, goal is None or known < goal
+    return known, goal is None or known < goal, 0
 
 
 def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
                       nets: tuple[tuple[tuple[int, str], ...], ...], cap: int, goal: int | None,
-                      known: int = 0, need: int | None = None) -> tuple[int, int | None]:
+                      known: int = 0, need: int | None = None) -> tuple[int, int | None, int]:
     """(the least of `tree_tiles` over embeddings whose relations each need fewer than `cap` tiles, or
     the fallback below (or `goal`) if none is under it; the fallback: what an embedding with one
-    relation at `cap` tiles or more needs at least). A search out of its budget gives (what every
-    embedding has at least: the last aim it answered no to; None). `known` is a floor proved before,
-    where the search starts; while less than `need` is proved, the budget doubles up to TREE_GRANTS
-    times."""
+    relation at `cap` tiles or more needs at least; the budget multiple last used). A search out of
+    its budget gives (what every embedding has at least: the last aim it answered no to; None; the
+    multiple). `known` is a floor proved before, where the search starts; while less than `need` is
+    proved, the budget doubles up to TREE_GRANTS times."""
     tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(), key=lambda item: item[1])
               for p, c, r in edges]
     floors = [table[0][1] if table else cap for table in tables]
@@ -265,7 +269,8 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
     bodies: list[frozenset[Cell]] = [frozenset()] * len(names)
     # an embedding outside the tables has one edge at `cap` tiles or more
     fallback = cap + sum(floors) - max(floors, default=0) + net_floor
-    best = fallback if goal is None else min(fallback, goal)
+    top = fallback if goal is None else min(fallback, goal)
+    best = top
 
     def net_box(n: int) -> int:
         """Tiles network `n` needs at least, from the faced cells placed so far: their bounding box.
@@ -342,7 +347,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
                     return
 
     put(0, poses[0])
-    top, proved = best, max(least, known)
+    proved = max(least, known)
     grant = 1
     budget, tests = TREE_BUDGET, TREE_TESTS
     # deepening: ask "fewer than `aim`?" for aims rising from what is known, so a search that runs out of
@@ -355,16 +360,16 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
             place(0, 0, [net_box(n) for n in range(len(nets))])
         except _OutOfBudget:
             if need is None or proved >= need or grant >= TREE_GRANTS:
-                return proved, None
+                return proved, None, grant
             for index in range(1, len(names)):   # the cut-short search left its machines laid
                 put(index, None)
             grant *= 2   # the caller needs more than is proved: double the budget and ask this aim again
             budget, tests = TREE_BUDGET * grant, TREE_TESTS * grant
             continue
         if best < aim:
-            return best, fallback   # the aim before was answered no: this is the least
+            return best, fallback, grant   # the aim before was answered no: this is the least
         proved, aim = aim, aim + 1
-    return proved, fallback
+    return proved, fallback, grant
 
 
 def _is_input(catalog: Catalog, machine: str, at: str) -> bool:

@@ -38,7 +38,7 @@ def test_pair_cuts_bring_the_bound_down_to_the_proved_optimum(ids, optimum):
 
 
 def test_a_game_pays_for_its_port_to_port_feeds():
-    """FF40, FF12 and FF07 (networks only, with the pair cuts): the relaxation joins two of them port to
+    """FF40, FF12 and FF07 (networks and the pair cuts, no triangles): the relaxation joins two of them port to
     port, with no tile. A game lays one machine a round, so the first one's port faced an empty cell
     until the second stood there: a tile bought and lifted (or a machine moved), a point a static build
     does not pay. A Factory Fun machine holds at most three ports on one cell, so each point clears at
