@@ -54,12 +54,18 @@ PROVE_MAX_MACHINES = 6
 #: geometry-free 77 to 73 in 65 s; FF08,FF12,FF34,FF40,FF42,FF50, best 78: 97 to 94 in 80 s), and a
 #: proved bound is worth more than the search's last few minutes, which rarely improve such sets)
 PROVE_MAX_POINTS = 20
-#: larger sets, up to this many machines, get the prover for the last share of the time, whatever the
-#: gap: their first targets fall in seconds (classic-A FF09,FF15,FF26,FF32,FF36,FF38,FF42,FF50, best 90:
-#: `prove_bound` alone takes the geometry-free 103 to 100 in 18 s; FF04,...,FF50, best 101: 121 to 118
-#: in 13 s), while their walks and main search improve the best by a point or two a minute at most
+#: larger sets, up to this many machines, get the prover for a while in the last share of the time,
+#: whatever the gap: their first targets fell in seconds before the tree cuts (classic-A
+#: FF09,FF15,FF26,FF32,FF36,FF38,FF42,FF50, best 90: `prove_bound` alone took the geometry-free 103 to 100 in
+#: 18 s; FF04,...,FF50, best 101: 121 to 118 in 13 s)
 PROVE_LATE_MACHINES = 10
-PROVE_LATE_SHARE = 0.35
+PROVE_LATE_SHARE = 0.5
+#: ... but only for this share of the time limit; fresh walks get the rest. With the tree cuts the relaxation
+#: already holds what the prover reached: in the twenty-third session's 300 s runs (35 % of the time for the
+#: prover) no bound of the nine 8-machine and three 10-machine classic-A rows moved below the relaxation's,
+#: and no best came after 112 s, while fresh walks find other layouts (classic-C n8/s0: one walk of 300 s
+#: stood at 100 from 64 s; rounds of 10 s of sketches and 40 s of moves gave 100, 100, 97, 101)
+PROVE_LATE_PROBE = 0.1
 #: a prover that starts more than this many points under the bound gets the time only up to this share of
 #: the limit, and fresh walks get the rest: it narrows such gaps in its first minute and then stalls on
 #: growth it cannot finish (classic-A FF01,FF12,FF22,FF36,FF47,FF48, best 64: 77 -> 73 in 65 s, then no
@@ -70,6 +76,11 @@ PROVE_FAR = (6, 0.5)
 #: fresh walks after a capped proof need at least this many seconds, and take another seed than the first ones
 WALK_AGAIN_SECONDS = 10.0
 WALK_AGAIN_SEED = 7919
+#: they come in rounds, each new sketches (share of the time limit, cap in seconds) then moves from the best:
+#: a walk's moves stall within about a minute (classic-C n8/s0: 100 at 64 s, then nothing in 236 s), so the
+#: time buys new starts; the last share of the time is left to the CP-SAT search from the best layout
+WALK_ROUND = ((1 / 30, 10.0), (2 / 15, 40.0))
+WALK_AGAIN_RESERVE = 0.05
 #: share of the time the main search gets first when the prover may follow (0.4 before: classic-A and
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)
@@ -318,7 +329,9 @@ def solve_static(
                     progress(float(track.value()), float(bound), time.monotonic() - start)
 
             far = provable and track.bound - track.value() > PROVE_FAR[0]
-            proof_deadline = min(deadline, start + PROVE_FAR[1] * time_limit) if far else deadline
+            proof_deadline = (min(deadline, start + PROVE_FAR[1] * time_limit) if far
+                              else min(deadline, time.monotonic() + PROVE_LATE_PROBE * time_limit) if proved_late
+                              else deadline)
             proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), proof_deadline,
                                 diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers,
                                 on_bound=proved)
@@ -327,8 +340,8 @@ def solve_static(
                 track.offer(checked_layout(proof.layout), time.monotonic() - start)
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
-            if far and use_construction and hint is None and fixed is None and not track.optimal:
-                _walk_again(track, walk, ids, seed, moves, deadline, start, interrupt, progress)
+            if (far or proved_late) and use_construction and hint is None and fixed is None and not track.optimal:
+                _walk_again(track, walk, ids, seed, moves, time_limit, deadline, start, interrupt, progress)
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
@@ -424,25 +437,35 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
 _Walk = Callable[[Schedule, int, Callable[[int, float], None]], Start]   # (schedule, seed, on_better) -> walks' start
 
 
-def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: bool, deadline: float, start: float,
-                interrupt: Interrupt, progress: Progress | None) -> None:
-    """Fresh walks (new seeds: new sketches, then their moves) for most of the time left; the best is offered.
+def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: bool, time_limit: float,
+                deadline: float, start: float, interrupt: Interrupt, progress: Progress | None) -> None:
+    """Rounds of fresh walks (new seeds: new sketches, then their moves) until the reserve; each best is offered.
 
     Moves from the best layout stall (classic-A n8/s0: nothing in 240 s after
     22 s), so the time left buys new sketches, each a new chance.
     """
-    left = deadline - time.monotonic()
-    if left < WALK_AGAIN_SECONDS or interrupt.flag:
-        return
-
     def walked(score: int, at: float) -> None:
         if progress is not None:
             progress(float(max(score, track.value())), float(track.bound), at - start)
 
-    walks = walk(Schedule(0.5 * left, 0.5 * left, 0.4 * left if moves else 0.0), seed + WALK_AGAIN_SEED, walked)
-    if walks.layout is not None:
-        found_at = walks.best_at if walks.best_at is not None else time.monotonic()
-        _keep_legal(track, walks.layout, found_at - start, ids, ids, None)  # every machine placed, nothing fixed
+    (sketch_share, sketch_cap), (move_share, move_cap) = WALK_ROUND
+    sketch, improve = min(sketch_cap, sketch_share * time_limit), min(move_cap, move_share * time_limit)
+    if not moves:
+        improve = 0.0
+    rounds = 0
+    while not interrupt.flag and not track.optimal:
+        left = deadline - WALK_AGAIN_RESERVE * time_limit - time.monotonic()
+        if left < WALK_AGAIN_SECONDS:
+            return
+        scale = min(1.0, left / (sketch + improve))
+        rounds += 1
+        walks = walk(Schedule(scale * sketch, scale * sketch, scale * improve), seed + rounds * WALK_AGAIN_SEED,
+                     walked)
+        if walks.layout is not None:
+            found_at = walks.best_at if walks.best_at is not None else time.monotonic()
+            _keep_legal(track, walks.layout, found_at - start, ids, ids, None)  # every machine placed, nothing fixed
+        if track.best is not None and track.bound is not None and track.value() >= track.bound:
+            return  # a walk met the bound: the search after confirms the optimum
 
 
 def _sketch_seconds(machines: int, time_limit: float) -> float:

@@ -171,23 +171,34 @@ def test_a_stalled_search_stops_early():
     assert outcome.seconds < 55
 
 
-def test_sets_of_eight_machines_get_the_prover_for_the_last_share_of_the_time(monkeypatch):
-    """7-10 machines: the walks and the main search stop at 65 % of the time, whatever the gap, and the
-    prover's bound is the result's."""
+def test_sets_of_eight_machines_get_the_prover_for_a_while_then_fresh_walks(monkeypatch):
+    """7-10 machines: the walks and the main search stop at half the time, whatever the gap; the prover gets
+    PROVE_LATE_PROBE of it and its bound is the result's; then rounds of fresh walks, each with a new seed."""
     from solver import prove, static
-    calls = []
+    calls, walks = [], []
+    real_walks = static.sketch_and_improve
+
+    def counted_walks(*args, **kw):
+        walks.append(args[6])  # the seed
+        return real_walks(*args, **kw)
+
+    monkeypatch.setattr(static, "sketch_and_improve", counted_walks)
+    monkeypatch.setattr(static, "WALK_AGAIN_SECONDS", 1.0)
 
     def fake_prove(ruleset, board, catalog, ids, best, bound, deadline, **kw):
         calls.append((len(ids), best, bound, deadline - time.monotonic()))
         return prove.ProofOutcome(bound - 2, None, False)
 
     monkeypatch.setattr(static, "prove_bound", fake_prove)
-    result = solve(EIGHT, time_limit=12.0)
+    start = time.monotonic()
+    result = solve(EIGHT, time_limit=12.0, seed=5)
     assert len(calls) == 1
     machines, best, bound, seconds_left = calls[0]
     assert machines == 8 and best < bound == result.topology_bound
-    assert 0.25 * 12 < seconds_left <= static.PROVE_LATE_SHARE * 12 + 0.5
+    assert seconds_left <= static.PROVE_LATE_PROBE * 12 + 0.1
     assert result.bound == bound - 2 and result.objective <= result.bound
+    assert walks[0] == 5 and walks[1:] == [5 + k * static.WALK_AGAIN_SEED for k in range(1, len(walks))]
+    assert len(walks) >= 2 and time.monotonic() - start < 12.0 + 2.0
 
 
 def test_a_proof_far_from_the_best_gets_half_the_time_and_fresh_walks_the_rest(monkeypatch):
@@ -216,7 +227,7 @@ def test_a_proof_far_from_the_best_gets_half_the_time_and_fresh_walks_the_rest(m
     (best, bound, deadline), = proofs
     assert bound - best > static.PROVE_FAR[0]
     assert deadline <= start + static.PROVE_FAR[1] * 16.0 + 0.5
-    assert walks == [3, 3 + static.WALK_AGAIN_SEED]
+    assert walks[:2] == [3, 3 + static.WALK_AGAIN_SEED]
     assert far.layout is not None and check_layout(far.layout).legal and far.objective <= far.bound
 
     proofs.clear()
