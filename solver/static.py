@@ -10,6 +10,7 @@ and the rest of the main search; finally pruning and the rule checker, which mus
 """
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass
@@ -329,9 +330,11 @@ def solve_static(
                     progress(float(track.value()), float(bound), time.monotonic() - start)
 
             far = provable and track.bound - track.value() > PROVE_FAR[0]
-            proof_deadline = (min(deadline, start + PROVE_FAR[1] * time_limit) if far
-                              else min(deadline, time.monotonic() + PROVE_LATE_PROBE * time_limit) if proved_late
-                              else deadline)
+            proof_deadline = deadline
+            if far:
+                proof_deadline = min(deadline, start + PROVE_FAR[1] * time_limit)
+            elif proved_late:
+                proof_deadline = min(deadline, time.monotonic() + PROVE_LATE_PROBE * time_limit)
             proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), proof_deadline,
                                 diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers,
                                 on_bound=proved)
@@ -397,6 +400,10 @@ class _Track:
     def tighten(self, bound: float) -> None:
         self.bound = _tighter(bound, self.bound, self.objective)
 
+    def at_bound(self) -> bool:
+        """The best layout meets the bound: it is optimal, and searching on could only confirm it."""
+        return self.best is not None and self.bound is not None and self.value() >= round(self.bound)
+
     def worth_proving(self, points: float) -> bool:
         """At most `points` between the best layout and the bound: the decomposition can close (or narrow) that."""
         return (not self.optimal and self.best is not None and self.bound is not None
@@ -409,8 +416,8 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
     """One CP-SAT run of the main model; its layout, bound and status go into `track`."""
     if interrupt.flag or seconds <= 0.05:
         return
-    if track.best is not None and track.bound is not None and track.value() == round(track.bound):
-        track.optimal = True   # the best layout meets the bound already: CP-SAT would only confirm it
+    if track.at_bound():
+        track.optimal = True
         return
     offset = time.monotonic() - start
 
@@ -449,23 +456,20 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: 
             progress(float(max(score, track.value())), float(track.bound), at - start)
 
     (sketch_share, sketch_cap), (move_share, move_cap) = WALK_ROUND
-    sketch, improve = min(sketch_cap, sketch_share * time_limit), min(move_cap, move_share * time_limit)
-    if not moves:
-        improve = 0.0
-    rounds = 0
-    while not interrupt.flag and not track.optimal:
+    sketch = min(sketch_cap, sketch_share * time_limit)
+    improve = min(move_cap, move_share * time_limit) if moves else 0.0
+    for round_number in itertools.count(1):
         left = deadline - WALK_AGAIN_RESERVE * time_limit - time.monotonic()
-        if left < WALK_AGAIN_SECONDS:
+        if left < WALK_AGAIN_SECONDS or interrupt.flag or track.optimal:
             return
         scale = min(1.0, left / (sketch + improve))
-        rounds += 1
-        walks = walk(Schedule(scale * sketch, scale * sketch, scale * improve), seed + rounds * WALK_AGAIN_SEED,
-                     walked)
+        walks = walk(Schedule(scale * sketch, scale * sketch, scale * improve),
+                     seed + round_number * WALK_AGAIN_SEED, walked)
         if walks.layout is not None:
             found_at = walks.best_at if walks.best_at is not None else time.monotonic()
             _keep_legal(track, walks.layout, found_at - start, ids, ids, None)  # every machine placed, nothing fixed
-        if track.best is not None and track.bound is not None and track.value() >= track.bound:
-            return  # a walk met the bound: the search after confirms the optimum
+        if track.at_bound():
+            return  # the search after confirms the optimum
 
 
 def _sketch_seconds(machines: int, time_limit: float) -> float:
