@@ -13,8 +13,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator
 
 from models.board import Board
 from models.catalog import Catalog
@@ -60,6 +60,10 @@ PROVE_MAX_POINTS = 20
 #: FF09,FF15,FF26,FF32,FF36,FF38,FF42,FF50, best 90: `prove_bound` alone took the geometry-free 103 to 100 in
 #: 18 s; FF04,...,FF50, best 101: 121 to 118 in 13 s)
 PROVE_LATE_MACHINES = 10
+#: ... from this share of the time limit. Until then their walks run in rounds (WALK_ROUND), the first one
+#: included, with no CP-SAT search between: no best layout of the 300 s benchmark rows of 8 and 10 machines
+#: came from CP-SAT (twenty-third and twenty-fourth sessions), and a round finds its best early, so the time
+#: buys new sketches (twenty-fifth session: 8 machines about even, 10 machines 102 / 103 / 72 -> 104 / 104 / 72)
 PROVE_LATE_SHARE = 0.5
 #: ... but only for this share of the time limit; fresh walks get the rest. With the tree cuts the relaxation
 #: already holds what the prover reached: in the twenty-third session's 300 s runs (35 % of the time for the
@@ -82,6 +86,10 @@ WALK_AGAIN_SEED = 7919
 #: time buys new starts; the last share of the time is left to the CP-SAT search from the best layout
 WALK_ROUND = ((1 / 30, 10.0), (2 / 15, 40.0))
 WALK_AGAIN_RESERVE = 0.05
+#: a round's moves stop once no walk of it has improved for max(seconds, share of the time limit): rounds
+#: find their best early (classic-C n8/s0 and set 1 of 8 machines, 10 s of sketches then 40 s of moves:
+#: the best at 6-22 s into the round), so the rest of the moves buys fewer new starts
+ROUND_STALL = (10.0, 1 / 30)
 #: share of the time the main search gets first when the prover may follow (0.4 before: classic-A and
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)
@@ -253,6 +261,9 @@ def solve_static(
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
         moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
+        # rounds of fresh walks may take time from the main search and from a capped proof
+        fresh_walks = use_construction and hint is None and fixed is None
+        rounds = itertools.count(1)   # their seeds: seed + k x WALK_AGAIN_SEED, never one twice
 
         walked = [-math.inf]   # the best score any walk reported
 
@@ -274,8 +285,14 @@ def solve_static(
                     progress(float(score), float(topo.value or 0), at - start)
 
             sketch_seconds = _sketch_seconds(len(ids), time_limit)
-            schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
-                                min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
+            if proved_late and fresh_walks:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more
+                first_round = _round_schedule(time_limit, moves)
+                sketch_seconds = min(sketch_seconds, max(first_round.sketch_seconds, SKETCH_GIVE_UP))
+                schedule = replace(first_round, sketch_seconds=sketch_seconds,
+                                   give_up=max(SKETCH_GIVE_UP, sketch_seconds))
+            else:
+                schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
+                                    min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
             walks = walk(schedule, seed, sketched)
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
@@ -316,8 +333,14 @@ def solve_static(
                         ids, must_place, fixed)
         searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
                      else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
-        _search(built, track, start, searching, diagonal, workers, seed, progress,
-                presolve, log, interrupt, stall=later_stall)
+        if proved_late and fresh_walks and track.best is not None:
+            # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
+            # benchmark rows); new rounds do, now and then
+            _walk_again(track, walk, ids, seed, rounds, moves, time_limit, time.monotonic() + searching, start,
+                        interrupt, progress)
+        else:
+            _search(built, track, start, searching, diagonal, workers, seed, progress,
+                    presolve, log, interrupt, stall=later_stall)
         if track.infeasible:
             if track.best is not None:
                 raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
@@ -343,8 +366,9 @@ def solve_static(
                 track.offer(checked_layout(proof.layout), time.monotonic() - start)
             track.optimal = proof.complete
             add_objective_bound(built, int(track.bound))
-            if (far or proved_late) and use_construction and hint is None and fixed is None and not track.optimal:
-                _walk_again(track, walk, ids, seed, moves, time_limit, deadline, start, interrupt, progress)
+            if (far or proved_late) and fresh_walks and not track.optimal:
+                _walk_again(track, walk, ids, seed, rounds, moves, time_limit,
+                            deadline - WALK_AGAIN_RESERVE * time_limit, start, interrupt, progress)
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
@@ -444,9 +468,9 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
 _Walk = Callable[[Schedule, int, Callable[[int, float], None]], Start]   # (schedule, seed, on_better) -> walks' start
 
 
-def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: bool, time_limit: float,
-                deadline: float, start: float, interrupt: Interrupt, progress: Progress | None) -> None:
-    """Rounds of fresh walks (new seeds: new sketches, then their moves) until the reserve; each best is offered.
+def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds: Iterator[int], moves: bool,
+                time_limit: float, until: float, start: float, interrupt: Interrupt, progress: Progress | None) -> None:
+    """Rounds of fresh walks (new seeds: new sketches, then their moves) until `until`; each best is offered.
 
     Moves from the best layout stall (classic-A n8/s0: nothing in 240 s after
     22 s), so the time left buys new sketches, each a new chance.
@@ -455,21 +479,23 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, moves: 
         if progress is not None:
             progress(float(max(score, track.value())), float(track.bound), at - start)
 
-    (sketch_share, sketch_cap), (move_share, move_cap) = WALK_ROUND
-    sketch = min(sketch_cap, sketch_share * time_limit)
-    improve = min(move_cap, move_share * time_limit) if moves else 0.0
-    for round_number in itertools.count(1):
-        left = deadline - WALK_AGAIN_RESERVE * time_limit - time.monotonic()
-        if left < WALK_AGAIN_SECONDS or interrupt.flag or track.optimal:
-            return
-        scale = min(1.0, left / (sketch + improve))
-        walks = walk(Schedule(scale * sketch, scale * sketch, scale * improve),
-                     seed + round_number * WALK_AGAIN_SEED, walked)
+    while (left := until - time.monotonic()) >= WALK_AGAIN_SECONDS and not interrupt.flag and not track.optimal:
+        walks = walk(_round_schedule(time_limit, moves, left), seed + next(rounds) * WALK_AGAIN_SEED, walked)
         if walks.layout is not None:
             found_at = walks.best_at if walks.best_at is not None else time.monotonic()
             _keep_legal(track, walks.layout, found_at - start, ids, ids, None)  # every machine placed, nothing fixed
         if track.at_bound():
             return  # the search after confirms the optimum
+
+
+def _round_schedule(time_limit: float, moves: bool, left: float = math.inf) -> Schedule:
+    """One round of fresh walks: WALK_ROUND's sketches and moves, scaled down to fit `left` seconds."""
+    (sketch_share, sketch_cap), (move_share, move_cap) = WALK_ROUND
+    sketch = min(sketch_cap, sketch_share * time_limit)
+    improve = min(move_cap, move_share * time_limit) if moves else 0.0
+    scale = min(1.0, left / (sketch + improve))
+    return Schedule(scale * sketch, scale * sketch, scale * improve,
+                    later_stall=max(ROUND_STALL[0], ROUND_STALL[1] * time_limit))
 
 
 def _sketch_seconds(machines: int, time_limit: float) -> float:

@@ -172,21 +172,30 @@ def test_a_stalled_search_stops_early():
 
 
 def test_sets_of_eight_machines_get_the_prover_for_a_while_then_fresh_walks(monkeypatch):
-    """7-10 machines: the walks and the main search stop at half the time, whatever the gap; the prover gets
-    PROVE_LATE_PROBE of it and its bound is the result's; then rounds of fresh walks, each with a new seed."""
+    """7-10 machines: rounds of walks (each with a new seed, its moves ending on a stall) until half the time,
+    no CP-SAT search before the prover; the prover gets PROVE_LATE_PROBE of it and its bound is the result's;
+    then more rounds, and CP-SAT last."""
     from solver import prove, static
-    calls, walks = [], []
-    real_walks = static.sketch_and_improve
+    calls, walks, events = [], [], []
+    real_walks, real_search = static.sketch_and_improve, static._search
 
     def counted_walks(*args, **kw):
         walks.append(args[6])  # the seed
+        events.append("walk")
+        assert args[4].later_stall == max(static.ROUND_STALL[0], static.ROUND_STALL[1] * 12.0)
         return real_walks(*args, **kw)
 
+    def counted_search(*args, **kw):
+        events.append("search")
+        return real_search(*args, **kw)
+
     monkeypatch.setattr(static, "sketch_and_improve", counted_walks)
+    monkeypatch.setattr(static, "_search", counted_search)
     monkeypatch.setattr(static, "WALK_AGAIN_SECONDS", 1.0)
 
     def fake_prove(ruleset, board, catalog, ids, best, bound, deadline, **kw):
         calls.append((len(ids), best, bound, deadline - time.monotonic()))
+        events.append("prove")
         return prove.ProofOutcome(bound - 2, None, False)
 
     monkeypatch.setattr(static, "prove_bound", fake_prove)
@@ -199,6 +208,7 @@ def test_sets_of_eight_machines_get_the_prover_for_a_while_then_fresh_walks(monk
     assert result.bound == bound - 2 and result.objective <= result.bound
     assert walks[0] == 5 and walks[1:] == [5 + k * static.WALK_AGAIN_SEED for k in range(1, len(walks))]
     assert len(walks) >= 2 and time.monotonic() - start < 12.0 + 2.0
+    assert events[0] == "walk" and "search" not in events[:events.index("prove")]
 
 
 def test_a_proof_far_from_the_best_gets_half_the_time_and_fresh_walks_the_rest(monkeypatch):
