@@ -10,6 +10,7 @@ from cli import main
 from models.check import check_layout
 from models.layout import parse_layout
 from models.paths import EXAMPLES_DIR
+from solver.command import progress_lines
 from solver.static import StaticResult
 
 
@@ -141,3 +142,14 @@ def test_the_count_includes_the_fixed_layouts_machines(tmp_path, solves):
     result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--fixed", str(fixed), "--json")
     assert result.exit_code == 0, result.output
     assert "solving 3 machines (FF01 from --fixed) on classic-A" in result.stderr
+
+
+def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_after_a_while():
+    lines: list[str] = []
+    progress = progress_lines(lines.append, repeat=10.0)
+    for best, bound, elapsed in [(90, 112, 1.0), (95, 112, 2.0), (95, 112, 3.0), (95, 112, 4.0),
+                                 (95, 110, 5.0), (95, 110, 14.0), (95, 110, 15.5), (97, 110, 15.6)]:
+        progress(best, bound, elapsed)
+    assert lines == ["best 90  bound 112  gap 19.6%  1.0s", "best 95  bound 112  gap 15.2%  2.0s",
+                     "best 95  bound 110  gap 13.6%  5.0s", "best 95  bound 110  gap 13.6%  15.5s",
+                     "best 97  bound 110  gap 11.8%  15.6s"]
