@@ -341,17 +341,10 @@ def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, boa
 
 
 def _progress_printer(label: str):
-    """A progress callback printing (best, bound, gap, elapsed) at most once a second."""
-    last = [0.0]
+    """Progress lines (best, bound, gap, elapsed) headed by `label`, as `solve` prints them."""
+    from solver.command import progress_lines
 
-    def progress(best: float, bound: float, elapsed: float) -> None:
-        if elapsed - last[0] < 1.0:
-            return
-        last[0] = elapsed
-        gap = f"{(bound - best) / abs(bound):.1%}" if bound else "-"
-        err_console.print(f"[dim]{label}: best {best:.0f}  bound {bound:.0f}  gap {gap}  {elapsed:.0f}s[/]")
-
-    return progress
+    return progress_lines(lambda line: err_console.print(f"[dim]{label}: {line}[/]"))
 
 
 @main.command()

@@ -142,23 +142,29 @@ def result_document(result: StaticResult) -> dict[str, Any]:
 
 #: an unchanged best and bound is printed again only after this many seconds: the rounds of walks on 7-10
 #: machines report every improvement of each round, mostly below the best already printed (a 30 s solve of
-#: classic-A n8/s0 printed "best 98  bound 113" fourteen times in ten seconds)
+#: classic-A n8/s0 printed "best 98  bound 113" fourteen times in ten seconds); `plan` prints the same way
 REPEAT_SECONDS = 10.0
 
 
 def progress_lines(show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> Progress:
     """A progress callback printing best, bound, gap and elapsed through `show`: each change at once, and the
     same state again only after `repeat` seconds (so a long quiet search still shows it is alive)."""
-    last: list = [None, -math.inf]   # the state printed last, and when
+    printed: tuple[int, int] | None = None   # the (best, bound) printed last ...
+    printed_at = -math.inf                   # ... and when
 
     def progress(best: float, bound: float, elapsed: float) -> None:
+        nonlocal printed, printed_at
         state = (round(best), round(bound))
-        if state == last[0] and elapsed - last[1] < repeat:
+        if state == printed and elapsed - printed_at < repeat:
             return
-        last[:] = [state, elapsed]
+        printed, printed_at = state, elapsed
         show(f"best {best:.0f}  bound {bound:.0f}  gap {relative_gap(best, bound):.1%}  {elapsed:.1f}s")
 
     return progress
+
+
+def _dim(line: str) -> None:
+    _err.print(f"[dim]{line}[/]")
 
 
 def _draw(layout: Layout) -> None:
@@ -219,7 +225,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                f"{time_limit:g}s, {workers} workers)")
     result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                           optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
-                          fixed=fixed, diagonal=diagonal, progress=progress_lines(lambda line: _err.print(f"[dim]{line}[/]")))
+                          fixed=fixed, diagonal=diagonal, progress=progress_lines(_dim))
     document = result_document(result)
     if out_path:
         write_json(out_path, document)
