@@ -142,7 +142,7 @@ def result_document(result: StaticResult) -> dict[str, Any]:
 
 #: an unchanged best and bound is printed again only after this many seconds: the rounds of walks on 7-10
 #: machines report every improvement of each round, mostly below the best already printed (a 30 s solve of
-#: classic-A n8/s0 printed "best 98  bound 113" fourteen times in ten seconds); `plan` prints the same way
+#: classic-A n8/s0 printed "best 98  bound 113" fifteen times in eleven seconds); `plan` prints the same way
 REPEAT_SECONDS = 10.0
 
 
