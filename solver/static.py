@@ -263,6 +263,7 @@ def solve_static(
         moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
         # rounds of fresh walks may take time from the main search and from a capped proof
         fresh_walks = use_construction and hint is None and fixed is None
+        rounds_first = proved_late and fresh_walks   # 7-10 machines: walks in rounds from the start
         rounds = itertools.count(1)   # their seeds: seed + k x WALK_AGAIN_SEED, never one twice
 
         walked = [-math.inf]   # the best score any walk reported
@@ -285,7 +286,7 @@ def solve_static(
                     progress(float(score), float(topo.value or 0), at - start)
 
             sketch_seconds = _sketch_seconds(len(ids), time_limit)
-            if proved_late and fresh_walks:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more
+            if rounds_first:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more
                 first_round = _round_schedule(time_limit, moves)
                 sketch_seconds = min(sketch_seconds, max(first_round.sketch_seconds, SKETCH_GIVE_UP))
                 schedule = replace(first_round, sketch_seconds=sketch_seconds,
@@ -333,11 +334,11 @@ def solve_static(
                         ids, must_place, fixed)
         searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
                      else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
-        if proved_late and fresh_walks and track.best is not None:
+        if rounds_first and track.best is not None:
             # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
             # benchmark rows); new rounds do, now and then
-            _walk_again(track, walk, ids, seed, rounds, moves, time_limit, time.monotonic() + searching, start,
-                        interrupt, progress)
+            _walk_again(track, walk, ids, seed, rounds, moves, time_limit, deadline - PROVE_LATE_SHARE * time_limit,
+                        start, interrupt, progress)
         else:
             _search(built, track, start, searching, diagonal, workers, seed, progress,
                     presolve, log, interrupt, stall=later_stall)
