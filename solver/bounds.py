@@ -24,7 +24,7 @@ from models.catalog import Catalog
 from models.rulesets import Ruleset
 
 from .pair_cuts import Relation, pair_tiles, relation_sets, relations
-from .triangle_cuts import CAP as TRIANGLE_CAP, CAPS as CUT_CAPS, tree_tiles, triangle_tiles
+from .triangle_cuts import CAP as TRIANGLE_CAP, CAPS as CUT_CAPS, FREE_CAPS, Tree, tree_tiles, triangle_tiles
 from .triangle_cuts import supported as triangles_supported
 from .placements import machine_placements
 from .search import solver_parameters
@@ -37,6 +37,7 @@ class TopologyBound:
     order: list[str]           # machines in a feeding order (sources first)
     infeasible: bool = False
     chosen: list[str] | None = None   # the machines the relaxation places (in `order`), when it was solved
+    trees: list[Tree] | None = None   # its groups of machines joined by networks, when asked (`topology_bound`)
 
 
 Held = tuple[Relation, tuple[str, str]]   # a relation and the two machines it joins
@@ -67,7 +68,7 @@ def topology_bound(
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
     fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
     ranks: dict[str, int] | None = None, pair_cuts: bool = True, triangles: bool = False,
-    game: bool = False,
+    game: bool = False, joined: bool = False, trees: bool = False,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
@@ -84,8 +85,13 @@ def topology_bound(
     tree cuts of solver/triangle_cuts.py that the solution violates (square rulesets, with the
     pair cuts only). `game`: the value bounds the final layout of a game, not a static build: it also
     pays for the tiles that port-to-port feeds force a game to lay and lift (`add_junction_cost`).
+    `joined` adds, with the triangles, the tree cuts of whole groups of machines that their shared
+    networks join (`_spanning_trees`): seconds of embedding each, so callers ask for them on up to
+    JOINED_MACHINES machines. `trees`: the answer carries the last solution's groups of machines as
+    trees (`TopologyBound.trees`), which solver/relaxed_starts.py lays on the board.
     """
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
+    relaxation.joined, relaxation.want_trees = joined, trees
     relaxation.add_networks()
     if game:
         relaxation.add_junction_cost()
@@ -97,6 +103,36 @@ def topology_bound(
             if (b, pi.at) in fed_pattern:
                 relaxation.model.Add(relaxation.fed[ii] == fed_pattern[(b, pi.at)])
     return relaxation.solve(time_limit, count_pipes, count_pipes and _with_triangles(ruleset, pair_cuts, triangles))
+
+
+def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], most: int, time_limit: float
+                       ) -> list[TopologyBound]:
+    """The relaxation with every cut (`joined` too) solved for up to `most` fed patterns in turn, each with its
+    groups of machines as trees: the first is the bound, and each next one forbids the patterns before it.
+
+    Different patterns lay out differently: classic-A FF08,FF12,FF34,FF40,FF42,FF50 reaches 89 with a
+    pattern whose groups need a container between two clusters, and 88 with a chain of feeds whose
+    embedding lays out as a layout of 87. Which one a relaxation ends on depends on the cuts it starts
+    from, so solver/relaxed_starts.py is given a few.
+    """
+    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, "profit", None)
+    relaxation.add_networks()
+    relaxation.add_supplies()
+    relaxation.add_pair_cuts()
+    relaxation.joined = relaxation.want_trees = True
+    deadline = time.monotonic() + time_limit
+    found: list[TopologyBound] = []
+    while len(found) < most and time.monotonic() < deadline:
+        # from no pooled cuts: the cuts a relaxation starts from decide which pattern it ends on (with the static
+        # solve's first cuts pooled, the set above ends at 89 on a pattern whose groups no search embeds well)
+        answer = relaxation.solve(deadline - time.monotonic(), True, _with_triangles(ruleset, True, True),
+                                  pooled=False)
+        if answer.value is None or answer.trees is None or relaxation.last_fed is None:
+            break
+        found.append(answer)
+        relaxation.model.AddBoolOr([fed.Not() if bit else fed for fed, bit in zip(relaxation.fed, relaxation.last_fed)])
+        relaxation.joined = False   # the next patterns are for their layouts: the bound is the first's
+    return found
 
 
 def _with_triangles(ruleset: Ruleset, pair_cuts: bool, triangles: bool) -> bool:
@@ -196,6 +232,9 @@ class _Relaxation:
         self._relation_literals: dict[tuple, tuple[cp_model.IntVar, cp_model.LinearExprT]] = {}
         self._out_tiles: dict[int, cp_model.IntVar] = {}
         self.junction_cost: cp_model.IntVar | int = 0   # a game's waste around port-to-port feeds
+        self.joined = False       # the tree cuts of whole groups too (`topology_bound`)
+        self.want_trees = False   # the answer carries the solution's groups as trees
+        self.last_fed: list[int] | None = None   # the fed pattern of the last solution `solve` settled on
         sides = len(ruleset.geometry.sides)
         self.pipe_sides = sides if ruleset.x_splitter_available or sides != 4 else 3
         self.tank_sides = 1 if ruleset.oriented_tanks else sides
@@ -372,12 +411,7 @@ class _Relaxation:
         through one machine and its clusters of cheap relations (`tree_tiles`, embedded with relation
         tables up to the last of `caps`). Past `deadline` it gives back those found so far (building
         tables and embedding trees take seconds for ten machines)."""
-        placed = [m for m in self.ids if solver.Value(self.placed[m])]
-        held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]] = {}
-        for x, y in combinations(placed, 2):
-            held[x, y] = [(r, *seen) for r in relations(self.ruleset, self.catalog, x, y)
-                          if (seen := self._seen(solver, r, (x, y))) is not None]
-            held[y, x] = [(r.swapped(), net, tiles) for r, net, tiles in held[x, y]]
+        placed, held = self._held(solver)
         out: list[Cut] = []
         for a, b, c in combinations(placed, 3):
             if time.monotonic() > deadline:
@@ -394,28 +428,75 @@ class _Relaxation:
                     return out
                 for (ba, net1, t1), (bc, net2, t2) in product(held[b, a], held[b, c]):
                     if t1 + t2 < TRIANGLE_CAP:
-                        out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)], caps))
+                        out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)], caps,
+                                                       deadline=deadline))
         for tree in _cheap_trees(placed, held):
             if time.monotonic() > deadline:
                 return out
-            out.extend(self._violated_tree(solver, tree, caps))
+            out.extend(self._violated_tree(solver, tree, caps, deadline=deadline))
+        if self.joined and caps[-1] >= CUT_CAPS[-1]:   # the last stage: whole groups, joined by shared networks
+            for tree in _spanning_trees(placed, held):
+                if time.monotonic() > deadline:
+                    return out
+                out.extend(self._violated_tree(solver, tree, caps + FREE_CAPS, joined=True, deadline=deadline))
         return out
 
-    def _violated_tree(self, solver: cp_model.CpSolver, tree: list[TreeEdge], caps: tuple[int, ...]) -> list[Cut]:
+    def _held(self, solver: cp_model.CpSolver
+              ) -> tuple[list[str], dict[tuple[str, str], list[tuple[Relation, tuple, int]]]]:
+        """The machines the solution places, and for each ordered pair of them the relations it holds
+        (with their network and its tiles)."""
+        placed = [m for m in self.ids if solver.Value(self.placed[m])]
+        held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]] = {}
+        for x, y in combinations(placed, 2):
+            held[x, y] = [(r, *seen) for r in relations(self.ruleset, self.catalog, x, y)
+                          if (seen := self._seen(solver, r, (x, y))) is not None]
+            held[y, x] = [(r.swapped(), net, tiles) for r, net, tiles in held[x, y]]
+        return placed, held
+
+    def trees(self, solver: cp_model.CpSolver) -> list[Tree]:
+        """The solution's groups of machines (every placed machine in one), each a tree of held relations
+        with the networks among its machines, shared networks counted whole (`_violated_tree`'s `joined`);
+        the biggest group first."""
+        placed, held = self._held(solver)
+        groups = [self._tree_question(solver, edges, True)[0] if edges else Tree((root,), ())
+                  for root, edges in _spanning_trees(placed, held, fewest=0, roots=True)]
+        return sorted(groups, key=lambda tree: -len(tree.names))
+
+    def _tree_question(self, solver: cp_model.CpSolver, edges: list[TreeEdge], joined: bool
+                       ) -> tuple[Tree, list[TreeEdge], list[tuple[list[tuple[str, str]], list[Held], int]]]:
+        """A tree of held relations (parents first) as `tree_tiles` asks it, with the other networks the
+        solution runs among its machines; the edges whose networks it counts through their relation, and
+        the networks it counts whole (ports, the relations holding them, their tiles now).
+
+        `joined`: an edge whose network reaches three or more of the tree's machines is free (it only
+        lays its child near its parent) and that network is counted whole, with all its ports."""
+        names = [edges[0][0]] + [child for _, child, _, _, _ in edges]
+        every = self._networks_among(solver, names, set())
+        wide = {key for key, ports, _, _ in every if joined and len(ports) >= 3}
+        free = frozenset(k for k, (*_, net, _) in enumerate(edges) if net in wide)
+        counted = [e for k, e in enumerate(edges) if k not in free]
+        skip = {net for *_, net, _ in counted}
+        nets = [(ports, held, tiles) for key, ports, held, tiles in every if key not in skip]
+        paid = sum(t for *_, t in counted) + sum(tiles for _, _, tiles in nets)
+        tree = Tree(tuple(names), tuple((names.index(p), names.index(c), r) for p, c, r, _, _ in edges),
+                    tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets), free, paid)
+        return tree, counted, nets
+
+    def _violated_tree(self, solver: cp_model.CpSolver, tree: list[TreeEdge], caps: tuple[int, ...],
+                       joined: bool = False, deadline: float = math.inf) -> list[Cut]:
         """The cut of `tree_tiles` for a tree of held relations (parents first) and the other networks
         the solution runs among its machines, if the solution violates it: on the fewest edges that
-        still do (leaves are dropped while the rest stays violated, so the cut binds in more solutions)."""
+        still do (leaves are dropped while the rest stays violated, so the cut binds in more solutions).
+        `joined` as `_tree_question` says."""
         def cut(edges: list[TreeEdge], whole: bool = False) -> tuple[Cut, int]:
-            names = [edges[0][0]] + [child for _, child, _, _, _ in edges]
-            nets = self._networks_among(solver, names, {net for *_, net, _ in edges})
-            now = sum(t for *_, t in edges) + sum(tiles for _, _, tiles in nets)
-            least = tree_tiles(self.ruleset, self.catalog, tuple(names),
-                               tuple((names.index(p), names.index(c), r) for p, c, r, _, _ in edges),
-                               tuple(tuple((names.index(m), at) for m, at in ports) for ports, _, _ in nets), caps,
-                               goal=now + TREE_REACH, need=now + 1 if whole else None)
+            question, counted, nets = self._tree_question(solver, edges, joined)
+            now = question.paid
+            least = tree_tiles(self.ruleset, self.catalog, question.names, question.edges, question.nets, caps,
+                               goal=now + TREE_REACH, need=now + 1 if whole else None, free=question.free,
+                               deadline=deadline)
             edge_terms = [(r, (p, c)) for p, c, r, _, _ in edges]
             return Cut(edge_terms + [h for _, held, _ in nets for h in held], least,
-                       edge_terms + [held[0] for _, held, _ in nets]), now
+                       [(r, (p, c)) for p, c, r, _, _ in counted] + [held[0] for _, held, _ in nets]), now
 
         def violated(edges: list[TreeEdge], whole: bool = False) -> bool:
             found, now = cut(edges, whole)
@@ -433,10 +514,11 @@ class _Relaxation:
         return [cut(tree)[0]]
 
     def _networks_among(self, solver: cp_model.CpSolver, names: list[str], skip: set[tuple]
-                        ) -> list[tuple[list[tuple[str, str]], list[Held], int]]:
+                        ) -> list[tuple[tuple, list[tuple[str, str]], list[Held], int]]:
         """The solution's networks (not in `skip`) that join two or more of the machines `names`:
         a colour's one supply container, or an output feeding inputs of other machines. Each as
-        (one port of each such machine, the relations that put them in it, its tiles now)."""
+        (its key as `_seen` names it, one port of each such machine, the relations that put them in it,
+        its tiles now)."""
         out = []
         for c in self.containers:
             if ("supply", c) in skip or solver.Value(self.containers[c]) != 1:
@@ -449,7 +531,7 @@ class _Relaxation:
             joined = list(ports.items())
             held = [(Relation("supply", (0, joined[0][1]), (1, at), c), (joined[0][0], m)) for m, at in joined[1:]]
             if held:
-                out.append((joined, held, solver.Value(self.supply_tiles[c])))
+                out.append((("supply", c), joined, held, solver.Value(self.supply_tiles[c])))
         for k in range(len(self.outs)):
             if ("net", k) in skip or not solver.Value(self.member[k, k]):
                 continue
@@ -464,7 +546,7 @@ class _Relaxation:
             joined = list(ports.items())
             held = [(Relation("feed", (0, hub[1]), (1, at), None), (hub[0], m)) for m, at in joined[1:]]
             if held:
-                out.append((joined, held, solver.Value(self.network_tiles[k])))
+                out.append((("net", k), joined, held, solver.Value(self.network_tiles[k])))
         return out
 
     def _seen(self, solver: cp_model.CpSolver, relation: Relation, pair: tuple[str, str]) -> tuple[tuple, int] | None:
@@ -498,10 +580,12 @@ class _Relaxation:
             (p.amount or 0) * fed for (_, p), fed in zip(self.ins, self.fed))
         return income + bonus - self.cost(count_pipes)
 
-    def solve(self, time_limit: float, count_pipes: bool, triangles: bool = False) -> TopologyBound:
+    def solve(self, time_limit: float, count_pipes: bool, triangles: bool = False, pooled: bool = True
+              ) -> TopologyBound:
         """Solve to optimality; with `triangles`, add the triangle and tree cuts the solution violates and solve
         again, until none is violated or the time is up. Every round's bound is sound (the cuts are),
-        so a round that runs out of time gives back the last optimal round's answer."""
+        so a round that runs out of time gives back the last optimal round's answer. `pooled`: start from
+        the cuts found before (`add_pooled_cuts`)."""
         model = self.model
         if self.objective == "cost":
             model.Minimize(self.cost(count_pipes))
@@ -510,7 +594,7 @@ class _Relaxation:
         deadline = time.monotonic() + time_limit
         answer: TopologyBound | None = None
         stage = 1   # the cuts from the smallest relation tables first: the bigger ones cost seconds
-        if triangles:
+        if triangles and pooled:
             self.add_pooled_cuts()
         while True:
             solver = cp_model.CpSolver()
@@ -528,6 +612,9 @@ class _Relaxation:
                     break
                 stage += 1
             if not cuts:
+                if self.want_trees:
+                    answer.trees = self.trees(solver)
+                self.last_fed = [solver.Value(fed) for fed in self.fed]
                 return answer
             for cut in cuts:
                 self.add_cut(cut, pool=True)
@@ -592,6 +679,37 @@ def _cheap_trees(placed: list[str], held: dict[tuple[str, str], list[tuple[Relat
                     queue.append(child)
         if len(tree) >= 3:
             trees.append(tree)
+    return trees
+
+
+def _spanning_trees(placed: list[str], held: dict[tuple[str, str], list[tuple[Relation, tuple, int]]],
+                    fewest: int = 3, roots: bool = False) -> list:
+    """A spanning tree (parents first) of each group of machines the held relations join, `fewest` edges or
+    more, grown from the cheapest relation out (Prim's order: rigid parts are laid first, and a relation
+    of a network shared by many machines last, where it only joins clusters); with `roots`, each as
+    (its root, its edges), so a machine joined to none is a tree too.
+
+    `_cheap_trees` stops at relations costing more than a tile, so two rigid clusters joined only by a
+    colour's one container are never seen together; here they are.
+    """
+    seen: set[str] = set()
+    trees: list = []
+    for root in placed:
+        if root in seen:
+            continue
+        grown = {root: None}   # (a dict keeps the order machines joined: the trees are the same every run)
+        tree: list[TreeEdge] = []
+        while True:
+            reach = [(tiles, r.kind != "feed", parent, child, r, net) for parent in grown for child in placed
+                     if child not in grown and child not in seen for r, net, tiles in held[parent, child]]
+            if not reach:
+                break
+            tiles, _, parent, child, r, net = min(reach, key=lambda e: e[:2])
+            tree.append((parent, child, r, net, tiles))
+            grown[child] = None
+        seen |= set(grown)
+        if len(tree) >= fewest:
+            trees.append((root, tree) if roots else tree)
     return trees
 
 

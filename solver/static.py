@@ -22,13 +22,14 @@ from models.check import CheckResult, check_layout
 from models.layout import Layout
 from models.rulesets import Ruleset
 
-from .bounds import TopologyBound, infeasibility_reason, topology_bound
+from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
 from .construct import greedy_layout
 from .extract import checked_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
+from .relaxed_starts import relaxed_layouts
 from .search import Interrupt, Progress, complete_assignment, empty_hint, partial_hint, run, set_hint, value_reader
 
 #: share of the time limit (and its cap in seconds) spent on combinatorial sketches of a first
@@ -112,6 +113,15 @@ BOUND_SECONDS = 5.0
 #: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
 #: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
 TRIANGLES_FIRST = 6
+#: sets of up to this many machines get, after the first walks, the relaxation with the tree cuts of whole
+#: groups of machines (solver/bounds.py `joined`: 11-12 s on the 6-machine benchmark sets, seconds each on
+#: 8 machines with nothing gained in 60 s), and the relaxation's arrangement laid on the board
+JOINED_MACHINES = 6
+#: share of the time limit and cap in seconds for that relaxation, and for the layouts laid from it
+JOINED = (0.1, 30.0)
+LAID = (0.1, 20.0)
+#: fed patterns whose relaxation is laid on the board (the bound's, then the next best ones)
+TOPOLOGIES = 3
 #: an INFEASIBLE answer checks each machine alone for this long at most (to name one that cannot be
 #: connected at all), within what is left of the time limit; under ALONE_LEAST each it is not tried
 ALONE_SECONDS, ALONE_LEAST = 5.0, 0.5
@@ -332,6 +342,9 @@ def solve_static(
         if start_layout is not None and (best is None or start_layout is not sketch_start):
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
                         ids, must_place, fixed)
+        if (provable and fixed is None and hint is None and not diagonal and triangles_supported(ruleset)
+                and not interrupt.flag and not track.at_bound()):
+            _joined_and_laid(ruleset, board, catalog, ids, track, built, time_limit, seed, start, progress)
         searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
                      else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
         if rounds_first and track.best is not None:
@@ -520,6 +533,31 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
     tightened = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
                                time_limit=_triangle_seconds(seconds_left), triangles=True)
     return value if tightened.value is None else round(_tighter(tightened.value, value, objective))
+
+
+def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
+                     built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None) -> None:
+    """Up to JOINED_MACHINES machines: the relaxation with whole groups' tree cuts (a tighter bound) for a few
+    fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
+    track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
+    of 67 (the walks end at 65-66); FF08,FF12,FF34,FF40,FF42,FF50: 89 -> 88 and 87 (83-85)."""
+    if len(ids) > JOINED_MACHINES:
+        return
+    topologies = relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit))
+    if topologies and topologies[0].value is not None:
+        track.tighten(topologies[0].value)
+        add_objective_bound(built, int(track.bound))
+    if not topologies or track.at_bound():
+        return
+    before = track.value() if track.best is not None else -math.inf
+    for layout in relaxed_layouts(ruleset, board, catalog, ids, [(t.value, t.trees) for t in topologies],
+                                  min(LAID[1], LAID[0] * time_limit), seed,
+                                  bound=None if track.bound is None else int(track.bound)):
+        _keep_legal(track, layout, time.monotonic() - start, ids, ids, None)
+    if track.best is not None and track.value() > before:
+        _complete_hint(built, track.best[0])
+    if progress is not None and track.best is not None:
+        progress(float(track.value()), float(track.bound), time.monotonic() - start)
 
 
 def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:

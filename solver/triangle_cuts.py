@@ -27,13 +27,17 @@ several of them) reach faced cells that are now far apart, and are counted so.
 """
 from __future__ import annotations
 
-from models.catalog import Catalog
+import math
+import time
+from dataclasses import dataclass, replace
 from itertools import combinations
 
+from models.catalog import Catalog
 from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
 from .pair_cuts import Relation, _legal_pair, _place, _Placed, _tiles
+from .steiner import steiner_cells
 
 #: counts are capped here (a triangle needing more is reported as needing CAP), and the placements
 #: tried keep the second machine's anchor within CAP + 3 steps of the first: a farther one has a
@@ -44,6 +48,11 @@ CAP = 6
 #: may have no embedding with every relation under 6 tiles, and then counted only 6 (n8/s0 of the
 #: benchmark: 8 at cap 6, 10 at 8, 12 at 10). Bigger tables cost time, so they are built only then.
 CAPS = (CAP, 10)
+
+#: and after those, for trees with free edges (`tree_tiles`): a colour's one container between two rigid
+#: clusters reaches them with a path of 10-14 tiles (classic-A FF01,FF12,FF22,FF36,FF47,FF48 needs 14
+#: to prove 13 tiles where the relaxation paid 10)
+FREE_CAPS = (14, 18)
 
 #: partial embeddings `tree_tiles` may try before it settles for the tables' least entries (a big
 #: cluster of loose relations has too many), and placements it may test (the bigger caps' tables are
@@ -57,6 +66,9 @@ TREE_GRANTS = 8
 
 #: the walks between a network's faced cells in `tree_tiles` stop this far out
 SPAN = 16
+
+#: partial embeddings between two looks at the clock
+CLOCK_EVERY = 512
 
 Pose = tuple[Cell, int]   # anchor, rotation steps of the second machine, the first at (0, 0) unturned
 
@@ -178,7 +190,7 @@ def _turn(vector: Cell, steps: int) -> Cell:
     return (r, c)
 
 
-def _compose(first: Pose, seen: Pose) -> Pose:
+def compose(first: Pose, seen: Pose) -> Pose:
     """The placement that `relative(first, ...)` sees as `seen`."""
     (anchor, steps), (offset, turn) = first, seen
     moved = _turn(offset, steps)
@@ -191,10 +203,41 @@ Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as
 #: out of (0: it finished). A search is deterministic, so asking again only pays with a bigger budget.
 _TREES: dict[tuple, tuple[int, bool, int]] = {}
 
+Nets = tuple[tuple[tuple[int, str], ...], ...]   # networks as sets of (machine index, port position)
+
+
+@dataclass(frozen=True)
+class Tree:
+    """Machines joined as a tree of relations (`edges`, each machine after its parent; names[0] is the root),
+    the other networks among them (`nets`), and the edges that only lay their child (`free`); `paid`: the
+    tiles a relaxation's solution pays for those networks (what an embedding's tiles are weighed against)."""
+
+    names: tuple[str, ...]
+    edges: tuple[Edge, ...]
+    nets: Nets = ()
+    free: frozenset[int] = frozenset()
+    paid: int = 0
+
+
+@dataclass
+class _Ask:
+    """What one search is asked: the caps in turn, the goal and need of `tree_tiles`, a floor known before,
+    a time to stop by, and where to record the least embedding's poses (None: nowhere)."""
+
+    caps: tuple[int, ...]
+    goal: int | None = None
+    need: int | None = None
+    known: int = 0
+    deadline: float = math.inf
+    record: list | None = None
+    collect: int = 0   # > 0: record up to this many embeddings under the aim, not only the least
+    budget: int = 1    # the budget multiple to start with
+    from_above: bool = False   # one branch and bound from no bound at all (to find embeddings, not prove)
+
 
 def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-               nets: tuple[tuple[tuple[int, str], ...], ...] = (), caps: tuple[int, ...] = CAPS,
-               goal: int | None = None, need: int | None = None) -> int:
+               nets: Nets = (), caps: tuple[int, ...] = CAPS, goal: int | None = None, need: int | None = None,
+               free: frozenset[int] = frozenset(), deadline: float = math.inf) -> int:
     """The fewest tiles of relations' networks that join machines as a tree, and of other networks
     among the same machines.
 
@@ -208,68 +251,109 @@ def tree_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges
 
     `nets` are networks apart from the edges' (each a set of ports, as (machine index,
     port position)): the cells they cover reach every port's faced cell, so they are at
-    least the faced cells' bounding box's rows + columns - 1. A container shared by four
+    least the faced cells' bounding box's rows + columns - 1, and once every machine is
+    laid, the walk between the farthest two around the bodies, or with three or more
+    faced cells their Steiner tree (solver/steiner.py). A container shared by four
     machines of a rigid cluster is counted so at the cluster's size, not at its best.
 
     With a `goal`, the answer is only exact below it: a caller asking whether the tiles
     exceed what it pays gets `goal` (a floor) when no embedding needs fewer. Branch and
     bound from the goal prunes far more than from the tables' fallback.
 
+    A `free` edge (its index) only lays its child where its relation needs fewer than the cap
+    tiles, and costs nothing itself: its relation's network is one of `nets`, counted whole. Two
+    rigid clusters joined only by a colour's one container of four ports are laid so: the
+    container's relation between them puts the second cluster near the first, and the container's
+    network then reaches all four ports (classic-A FF01,FF12,FF22,FF36,FF47,FF48: 13 tiles where
+    the relaxation paid 10, and no edge could count it, as a path between two of its ports).
+
     A caller that needs `need` tiles proved gets a bigger budget while less is (n8/s1's
     cluster needs 11: 8 within the first budget, 11 within eight times it). A tree asked
     again starts from the floor it has, and is searched again only when its last search
     finished below a higher goal, or ran out of a smaller budget than this call may get.
+    Past `deadline` a search stops with the floor it reached (and may be asked again).
     """
-    key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets, caps)
+    tree = Tree(names, edges, nets, free)
+    key = (ruleset.id, tuple(catalog[m] for m in names), edges, nets, caps, free)
     floor, exact, spent = _TREES.get(key, (0, False, 0))
     allowed = TREE_GRANTS if need is not None and floor < need else 1
     if not exact and (goal is None or floor < goal) and allowed > spent:
-        floor, exact, spent = _least_embedding(ruleset, catalog, names, edges, nets, caps, goal, floor, need)
+        floor, exact, spent = _least_embedding(ruleset, catalog, tree, _Ask(caps, goal, need, floor, deadline))
         _TREES[key] = (floor, exact, spent)
     return floor
 
 
-def _least_embedding(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-                     nets: tuple[tuple[tuple[int, str], ...], ...], caps: tuple[int, ...],
-                     goal: int | None, known: int, need: int | None) -> tuple[int, bool, int]:
+def least_embeddings(ruleset: Ruleset, catalog: Catalog, tree: Tree, caps: tuple[int, ...] = CAPS,
+                     deadline: float = math.inf, most: int = 1) -> list[tuple[int, list[Pose]]]:
+    """Up to `most` embeddings with the fewest tiles of `tree_tiles` found by `deadline`, best first, as
+    (those tiles, the machines' poses); the poses put names[0] at (0, 0) unturned. The relaxation's own
+    groups laid so are where a real layout of its topology can start.
+
+    Where the search proves the least, the embeddings that tie on it (they differ in what the board and
+    the routing make of them); where it runs out of its budget first (rigid clusters of 8-10 machines),
+    the improving embeddings of one branch and bound from above, on the biggest tables."""
+    record: list = []
+    _, exact, _ = _least_embedding(ruleset, catalog, tree, _Ask(caps, deadline=deadline, record=record,
+                                                                budget=TREE_GRANTS))
+    if record and exact:
+        if most <= 1:
+            return record[-1:]
+        ties: list = []
+        _least_embedding(ruleset, catalog, tree, _Ask(caps, goal=record[-1][0] + 1, known=record[-1][0] - 1,
+                                                      deadline=deadline, record=ties, collect=most,
+                                                      budget=TREE_GRANTS))
+        return ties or record[-1:]
+    found: list = []
+    _embedding_search(ruleset, catalog, tree, caps[-1],
+                      _Ask(caps[-1:], deadline=deadline, record=found, budget=TREE_GRANTS, from_above=True))
+    return sorted(found, key=lambda leaf: leaf[0])[:most] or record[-1:]
+
+
+def _least_embedding(ruleset: Ruleset, catalog: Catalog, tree: Tree, ask: _Ask) -> tuple[int, bool, int]:
     """(`tree_tiles` at the `caps` in turn, each from tables holding the relations' placements under
     it, whether that is exact, the budget multiple a search cut short ran out of or 0): when nothing
     fits under a cap, every embedding has an edge at the cap or more, and the next cap's tables may
     say how much more. Each cap's search starts from the floor the one before proved (`known` at
     first); one cut short keeps the floor it reached, not exact."""
-    for cap in caps:
-        found, fallback, grant = _embedding_search(ruleset, catalog, names, edges, nets, cap, goal, known, need)
+    known = ask.known
+    for cap in ask.caps:
+        found, fallback, grant = _embedding_search(ruleset, catalog, tree, cap, replace(ask, known=known))
         if fallback is None:   # cut short: a bigger budget may still be worth a try
             return found, False, grant
         known = found
         if found < fallback:
             break   # an embedding under the tables' reach (or none under the goal): bigger tables say no more
-    return known, goal is None or known < goal, 0
+    return known, ask.goal is None or known < ask.goal, 0
 
 
-def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...], edges: tuple[Edge, ...],
-                      nets: tuple[tuple[tuple[int, str], ...], ...], cap: int, goal: int | None,
-                      known: int = 0, need: int | None = None) -> tuple[int, int | None, int]:
+def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, ask: _Ask
+                      ) -> tuple[int, int | None, int]:
     """(the least of `tree_tiles` over embeddings whose relations each need fewer than `cap` tiles, or
     the fallback below (or `goal`) if none is under it; the fallback: what an embedding with one
     relation at `cap` tiles or more needs at least; the budget multiple last used). A search out of
     its budget gives (what every embedding has at least: the last aim it answered no to; None; the
-    multiple). `known` is a floor proved before, where the search starts; while less than `need` is
-    proved, the budget doubles up to TREE_GRANTS times."""
+    multiple; 0 when out of time). `known` is a floor proved before, where the search starts; while less
+    than `need` is proved, the budget doubles up to TREE_GRANTS times."""
+    names, edges, nets, free = tree.names, tree.edges, tree.nets, tree.free
     tables = [sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(), key=lambda item: item[1])
               for p, c, r in edges]
-    floors = [table[0][1] if table else cap for table in tables]
+    floors = [0 if k in free else table[0][1] if table else cap for k, table in enumerate(tables)]
+    # a free edge's relation is a path of its network, which holds at least that relation's tiles
+    path_of = {k: _net_of(nets, *r.ports((p, c))) for k, (p, c, r) in enumerate(edges) if k in free}
+    paths = [0] * len(nets)
     # a network of two ports, an output and an input, may be those ports facing each other: no tile
     direct = [len(net) == 2 and not all(_is_input(catalog, names[i], at) for i, at in net) for net in nets]
     net_floor = sum(1 for may_face in direct if not may_face)
     least = sum(floors) + net_floor
     rests = [sum(floors[k + 1:]) for k in range(len(edges))]
+    # an embedding outside the tables has one edge at `cap` tiles or more: a counted edge's own, or a free
+    # edge's network (one of `nets`, counted in `net_floor` at 1 at most)
+    spared = max([f for k, f in enumerate(floors) if k not in free] + [1 if free else 0], default=0)
+    fallback = cap + sum(floors) - spared + net_floor
     poses: list[Pose | None] = [((0, 0), 0)] + [None] * (len(names) - 1)
     faces: list[dict[str, Cell]] = [{}] * len(names)
     bodies: list[frozenset[Cell]] = [frozenset()] * len(names)
-    # an embedding outside the tables has one edge at `cap` tiles or more
-    fallback = cap + sum(floors) - max(floors, default=0) + net_floor
-    top = fallback if goal is None else min(fallback, goal)
+    top = fallback if ask.goal is None else min(fallback, ask.goal)
     best = top
 
     def net_box(n: int) -> int:
@@ -282,19 +366,28 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
             if len(cells) < 2 or faces[i][at] in bodies[j]:
                 return 0
         if not cells:
-            return 1
+            return max(1, paths[n])
         rows, cols = [r for r, _ in cells], [c for _, c in cells]
-        return max(rows) - min(rows) + max(cols) - min(cols) + 1
+        return max(paths[n], max(rows) - min(rows) + max(cols) - min(cols) + 1)
 
-    def walked(n: int, box: int, body: frozenset[Cell]) -> int:
-        """With everything laid (`body`): also the farthest two faced cells of network `n` around the bodies."""
+    def walked(n: int, box: int, body: frozenset[Cell], limit: int) -> int:
+        """With everything laid (`body`): the cells network `n` needs around the bodies to reach its faced
+        cells, the farthest two of them or, with three or more, their Steiner tree (`steiner_cells`);
+        `limit` or more when it needs that many (the caller's answer does not depend on how many more)."""
         if box == 0:
             return 0
         cells = [faces[i][at] for i, at in nets[n]]
+        if len(set(cells)) >= 3:
+            return max(box, steiner_cells(ruleset.geometry, cells, body, max(min(limit, 2 * SPAN), box + 1)))
         return max([box] + [ball(ruleset.geometry, x, SPAN, body, until=y).get(y, SPAN) + 1
                             for x, y in combinations(cells, 2)])
 
     nets_of = [[n for n, net in enumerate(nets) if any(i == index for i, _ in net)] for index in range(len(names))]
+    # the networks of three or more faced cells whose last machine edge k lays (before the last edge: the
+    # leaf walks every network anyway)
+    order = [0] + [c for _, c, _ in edges]
+    closes = [[n for n, net in enumerate(nets) if len(net) >= 3 and k < len(edges) - 1
+               and max(order.index(i) for i, _ in net) == k + 1] for k in range(len(edges))]
     clashes = {(j, k): _clashes(ruleset, catalog, names[j], names[k])
                for j in range(len(names)) for k in range(len(names)) if j != k}
     laid: dict[tuple[int, Pose], tuple[dict[str, Cell], frozenset[Cell]]] = {}
@@ -312,7 +405,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
         """The child's placements that clash with machine j where it stands (read once per place)."""
         key = (j, poses[j], child)
         if key not in barred:
-            barred[key] = frozenset(_compose(poses[j], seen) for seen in clashes[j, child])
+            barred[key] = frozenset(compose(poses[j], seen) for seen in clashes[j, child])
         return barred[key]
 
     def fits(child: int, parent: int, pose: Pose) -> bool:
@@ -323,53 +416,100 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, names: tuple[str, ...]
         budget -= 1
         if budget < 0:
             raise _OutOfBudget
+        if budget % CLOCK_EVERY == 0 and time.monotonic() > ask.deadline:
+            raise _OutOfTime
         if k == len(edges):
             body = frozenset().union(*bodies)
-            best = min(best, tiles + sum(walked(n, box, body) for n, box in enumerate(boxes)))
+            total = tiles + sum(boxes)
+            for n, box in enumerate(boxes):   # each network's walk may raise the total up to `best`
+                if total >= best:
+                    return
+                total += walked(n, box, body, best - total + box) - box
+            if total >= best:
+                return
+            if ask.record is not None:
+                ask.record.append((total, list(poses)))
+                if ask.collect and len(ask.record) >= ask.collect:
+                    raise _Enough
+            if not ask.collect:
+                best = min(best, total)
             return
         parent, child, _ = edges[k]
-        for seen, extra in tables[k]:
+        path = path_of.get(k)
+        # a free edge's entries come by its relation's tiles, and its network holds at least those: once
+        # they and the boxes so far reach `best`, every later entry does too (boxes only grow)
+        others = sum(boxes) - boxes[path] if path is not None else 0
+        for seen, relation_tiles in tables[k]:
+            extra = 0 if k in free else relation_tiles
             if tiles + extra + rests[k] + net_floor >= best:
+                return
+            if path is not None and tiles + rests[k] + others + max(boxes[path], relation_tiles) >= best:
                 return
             tests -= 1
             if tests < 0:
                 raise _OutOfBudget
-            pose = _compose(poses[parent], seen)
+            pose = compose(poses[parent], seen)
             if fits(child, parent, pose):
                 put(child, pose)
                 grown = list(boxes)
-                for n in nets_of[child]:
+                if path is not None:
+                    kept, paths[path] = paths[path], max(paths[path], relation_tiles)
+                for n in nets_of[child] + ([path] if path is not None else []):
                     grown[n] = net_box(n)
+                # a network of three or more ports whose machines all stand now: its Steiner tree around the
+                # bodies laid so far (later bodies only lengthen it) prunes far more than its box
+                for n in closes[k]:
+                    if tiles + extra + rests[k] + sum(grown) < best:
+                        body = frozenset().union(*(bodies[i] for i, pose in enumerate(poses) if pose is not None))
+                        grown[n] = walked(n, grown[n], body, best - (tiles + extra + rests[k] + sum(grown)) + grown[n])
                 if tiles + extra + rests[k] + sum(grown) < best:
                     place(k + 1, tiles + extra, grown)
+                if path is not None:
+                    paths[path] = kept
                 put(child, None)
                 if best <= least:   # nothing beats the tables' least entries
                     return
 
     put(0, poses[0])
-    proved = max(least, known)
-    grant = 1
-    budget, tests = TREE_BUDGET, TREE_TESTS
+    proved = max(least, ask.known)
+    grant = ask.budget
+    budget, tests = TREE_BUDGET * grant, TREE_TESTS * grant
     # deepening: ask "fewer than `aim`?" for aims rising from what is known, so a search that runs out of
     # its budget still keeps the last aim it answered no to (small aims prune early, and each aim costs
     # about 2.5 times the one before, so the answers below cost less than the last)
     aim = proved + 1
+    if ask.from_above:
+        best = math.inf
+        try:
+            place(0, 0, [net_box(n) for n in range(len(nets))])
+        except _OutOfBudget:
+            pass
+        return proved, None, grant
     while aim <= top:
         best = aim
         try:
             place(0, 0, [net_box(n) for n in range(len(nets))])
+        except _Enough:
+            return aim - 1, fallback, grant
+        except _OutOfTime:
+            return proved, None, 0
         except _OutOfBudget:
-            if need is None or proved >= need or grant >= TREE_GRANTS:
+            if ask.need is None or proved >= ask.need or grant >= TREE_GRANTS:
                 return proved, None, grant
             for index in range(1, len(names)):   # the cut-short search left its machines laid
                 put(index, None)
             grant *= 2   # the caller needs more than is proved: double the budget and ask this aim again
             budget, tests = TREE_BUDGET * grant, TREE_TESTS * grant
             continue
-        if best < aim:
-            return best, fallback, grant   # the aim before was answered no: this is the least
+        if best < aim or (ask.collect and ask.record):
+            return min(best, aim - 1), fallback, grant   # the aim before was answered no: this is the least
         proved, aim = aim, aim + 1
     return proved, fallback, grant
+
+
+def _net_of(nets: Nets, one: tuple[int, str], two: tuple[int, str]) -> int | None:
+    """The network of `nets` that lists both ports, if one does."""
+    return next((n for n, net in enumerate(nets) if one in net and two in net), None)
 
 
 def _is_input(catalog: Catalog, machine: str, at: str) -> bool:
@@ -378,5 +518,13 @@ def _is_input(catalog: Catalog, machine: str, at: str) -> bool:
 
 class _OutOfBudget(Exception):
     """`tree_tiles` tried TREE_BUDGET partial embeddings or TREE_TESTS placements without finishing."""
+
+
+class _OutOfTime(_OutOfBudget):
+    """`tree_tiles` went past its caller's deadline."""
+
+
+class _Enough(Exception):
+    """`least_embeddings` has as many embeddings as it asked for."""
 
 
