@@ -105,10 +105,11 @@ def topology_bound(
     return relaxation.solve(time_limit, count_pipes, count_pipes and _with_triangles(ruleset, pair_cuts, triangles))
 
 
-def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], most: int, time_limit: float
-                       ) -> list[TopologyBound]:
-    """The relaxation with every cut (`joined` too) solved for up to `most` fed patterns in turn, each with its
-    groups of machines as trees: the first is the bound, and each next one forbids the patterns before it.
+def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], most: int, time_limit: float,
+                       joined: bool = True) -> list[TopologyBound]:
+    """The relaxation with every cut (`joined` too, unless told not) solved for up to `most` fed patterns in
+    turn, each with its groups of machines as trees: the first is the bound, and each next one forbids the
+    patterns before it.
 
     Different patterns lay out differently: classic-A FF08,FF12,FF34,FF40,FF42,FF50 reaches 89 with a
     pattern whose groups need a container between two clusters, and 88 with a chain of feeds whose
@@ -119,7 +120,7 @@ def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str
     relaxation.add_networks()
     relaxation.add_supplies()
     relaxation.add_pair_cuts()
-    relaxation.joined = relaxation.want_trees = True
+    relaxation.joined, relaxation.want_trees = joined, True
     deadline = time.monotonic() + time_limit
     found: list[TopologyBound] = []
     while len(found) < most and time.monotonic() < deadline:

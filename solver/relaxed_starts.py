@@ -2,7 +2,7 @@
 
 The relaxation (solver/bounds.py) ends with a topology (which ports share which
 network) and, through its tree cuts, an open-ground embedding of each group of
-machines that realises it with the fewest tiles (`least_embedding`). That
+machines that realises it with the fewest tiles (`least_embeddings`). That
 arrangement is a global plan no player-like sketch finds by luck: classic-A
 FF01,FF12,FF22,FF36,FF47,FF48 has a layout of 67 where its machines stand as
 the embedding puts them, while 25 sessions of sketches and moves never got past
@@ -16,6 +16,7 @@ first.
 """
 from __future__ import annotations
 
+import math
 import time
 
 from models.board import Board
@@ -51,41 +52,58 @@ def relaxed_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[
     """Legal layouts of `ids` with the biggest group of one of `topologies` (each the relaxation's value and
     groups of machines for one fed pattern) laid as one of its least embeddings, best first, found within
     `seconds` (none if no embedding fits the board or nothing routes); `bound` (a proved bound on the score)
-    ends CP-SAT's routing of a layout that meets it.
-
-    An embedding promises its topology's value less the tiles it needs beyond what the relaxation paid
-    for its networks; the most promising embeddings are laid first, each in its most central fits."""
+    ends CP-SAT's routing of a layout that meets it."""
     began = time.monotonic()
     deadline = began + seconds
-    groups = [(value, trees[0]) for value, trees in topologies if trees and len(trees[0].names) >= 2]
-    promising = []
-    for k, (value, group) in enumerate(groups):   # each topology's embeddings get an equal part of their time
-        until = began + EMBED_SHARE * seconds * (k + 1) / len(groups)
-        for tiles, poses in least_embeddings(ruleset, catalog, group, CAPS + FREE_CAPS, until, EMBEDDINGS):
-            fits = board_fits(ruleset, board, catalog, group.names, poses)
-            promising.extend((value - max(0, tiles - group.paid), rank, machines) for rank, machines in enumerate(fits))
-    # the most promising embeddings first, each embedding's most central fit before its second, ...
-    laid = [machines for _, _, machines in sorted(promising, key=lambda c: (-c[0], c[1]))][:CANDIDATES]
-    sketched = began + SKETCH_SHARE * seconds
-    found: dict[tuple, tuple[int, Layout]] = {}
-    for k, machines in enumerate(laid):
-        left = sketched - time.monotonic()
-        if left <= 0:
-            break
-        fixed = Layout(ruleset, board, catalog, tuple(machines), ())
-        layout = best_sketch(ruleset, board, catalog, ids, seed=seed + k, fixed=fixed,
-                             time_limit=max(SKETCH_SECONDS, left / (len(laid) - k)))
-        if layout is not None:
-            key = tuple(sorted((m.id, m.cell, m.rotation) for m in layout.machines))
-            score = check_layout(layout).score.total
-            if key not in found or found[key][0] < score:
-                found[key] = (score, layout)
-    ranked = [layout for _, layout in sorted(found.values(), key=lambda item: -item[0])[:KEPT]]
+    laid = _laid_groups(ruleset, board, catalog, topologies, began + EMBED_SHARE * seconds)
+    ranked = _sketched(ruleset, board, catalog, ids, laid, began + SKETCH_SHARE * seconds, seed, bound)
     routed = []
     for k, layout in enumerate(ranked):
         share = (deadline - time.monotonic()) / (len(ranked) - k)
         routed.append(routed_exactly(ruleset, board, catalog, ids, layout, share, bound) or layout)
     return sorted(routed, key=lambda layout: -check_layout(layout).score.total)
+
+
+def _laid_groups(ruleset: Ruleset, board: Board, catalog: Catalog, topologies: list[tuple[int, list[Tree]]],
+                 until: float) -> list[list[MachinePlacement]]:
+    """The biggest groups' embeddings laid on the board, the most promising first: an embedding promises its
+    pattern's value less the tiles it needs beyond what the relaxation paid for its networks; each embedding's
+    most central fit comes before its second. Each pattern's embeddings get an equal part of the time."""
+    began = time.monotonic()
+    groups = [(value, trees[0]) for value, trees in topologies if trees and len(trees[0].names) >= 2]
+    promising = []
+    for k, (value, group) in enumerate(groups):
+        share = began + (until - began) * (k + 1) / len(groups)
+        for tiles, poses in least_embeddings(ruleset, catalog, group, CAPS + FREE_CAPS, share, EMBEDDINGS):
+            fits = board_fits(ruleset, board, catalog, group.names, poses)
+            promising.extend((value - max(0, tiles - group.paid), rank, machines) for rank, machines in enumerate(fits))
+    return [machines for _, _, machines in sorted(promising, key=lambda c: (-c[0], c[1]))][:CANDIDATES]
+
+
+def _sketched(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], laid: list[list[MachinePlacement]],
+              until: float, seed: int, bound: int | None) -> list[Layout]:
+    """The best KEPT legal layouts (one per arrangement of the machines) the sketch makes around the laid
+    groups by `until`, each group's machines kept where they are laid; a layout meeting `bound` ends it."""
+    found: dict[tuple, tuple[int, Layout]] = {}
+    best = [-math.inf]
+
+    def better(score: int) -> None:
+        best[0] = max(best[0], score)
+
+    for k, machines in enumerate(laid):
+        left = until - time.monotonic()
+        if left <= 0 or (bound is not None and best[0] >= bound):
+            break
+        fixed = Layout(ruleset, board, catalog, tuple(machines), ())
+        layout = best_sketch(ruleset, board, catalog, ids, seed=seed + k, fixed=fixed,
+                             time_limit=max(SKETCH_SECONDS, left / (len(laid) - k)), on_better=better,
+                             stop=lambda: bound is not None and best[0] >= bound)
+        if layout is not None:
+            key = tuple(sorted((m.id, m.cell, m.rotation) for m in layout.machines))
+            score = check_layout(layout).score.total
+            if key not in found or found[key][0] < score:
+                found[key] = (score, layout)
+    return [layout for _, layout in sorted(found.values(), key=lambda item: -item[0])[:KEPT]]
 
 
 def board_fits(ruleset: Ruleset, board: Board, catalog: Catalog, names: tuple[str, ...], poses: list[Pose]

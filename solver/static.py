@@ -3,10 +3,12 @@
 Order of work: cheap infeasibility reasons, the geometry-free bound (which also
 orders the machines), the CP-SAT model, a complete starting layout (the caller's
 hint, else the best of many combinatorial sketches, else the CP-SAT greedy
-construction), the main search, then the decomposition prover of
-solver/prove.py (for up to 6 machines a few points under the bound, after a
-short search; for 7-10 machines in the last 35 % of the time, whatever the gap)
-and the rest of the main search; finally pruning and the rule checker, which must agree with the model.
+construction); for up to 6 machines the relaxation with whole groups' cuts and
+its arrangement laid on the board (solver/relaxed_starts.py); the main search,
+then the decomposition prover of solver/prove.py (for up to 6 machines a few
+points under the bound, after a short search; for 7-10 machines a tenth of the
+time after rounds of fresh walks) and the rest of the main search; finally
+pruning and the rule checker, which must agree with the model.
 """
 from __future__ import annotations
 
@@ -113,10 +115,11 @@ BOUND_SECONDS = 5.0
 #: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
 #: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
 TRIANGLES_FIRST = 6
-#: sets of up to this many machines get, after the first walks, the relaxation with the tree cuts of whole
+#: sets of this many machines get, after the first walks, the relaxation with the tree cuts of whole
 #: groups of machines (solver/bounds.py `joined`: 11-12 s on the 6-machine benchmark sets, seconds each on
-#: 8 machines with nothing gained in 60 s), and the relaxation's arrangement laid on the board
-JOINED_MACHINES = 6
+#: 8 machines with nothing gained in 60 s), and the relaxation's arrangement laid on the board; smaller
+#: sets are proved by CP-SAT and the prover in seconds (the 2-machine benchmark rows waited 15 s for it)
+JOINED_MACHINES = (5, 6)
 #: share of the time limit and cap in seconds for that relaxation, and for the layouts laid from it
 JOINED = (0.1, 30.0)
 LAID = (0.1, 20.0)
@@ -537,11 +540,11 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
 
 def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
                      built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None) -> None:
-    """Up to JOINED_MACHINES machines: the relaxation with whole groups' tree cuts (a tighter bound) for a few
+    """5-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
     fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
     track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
     of 67 (the walks end at 65-66); FF08,FF12,FF34,FF40,FF42,FF50: 89 -> 88 and 87 (83-85)."""
-    if len(ids) > JOINED_MACHINES:
+    if not JOINED_MACHINES[0] <= len(ids) <= JOINED_MACHINES[1]:
         return
     topologies = relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit))
     if topologies and topologies[0].value is not None:
