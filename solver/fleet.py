@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-import signal
 import time
-from typing import Any, Callable, Generic, TypeVar
+from typing import Callable, Generic, TypeVar
+
+from .background import send_outcome
 
 #: seconds a child may take past the deadline to send its result before it is given up
 GRACE = 10.0
@@ -118,9 +119,4 @@ class Fleet(Generic[Result]):
 
     def _child(self, seed: int) -> None:
         """A worker process: run the task, send its result (never raises)."""
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
-            outcome: Any = self._task(seed, self)
-            self._messages.put(("done", outcome))
-        except Exception as exc:  # reported by the parent as an internal error
-            self._messages.put(("error", f"{type(exc).__name__}: {exc}"))
+        send_outcome(lambda: self._task(seed, self), self._messages)

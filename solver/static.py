@@ -4,7 +4,8 @@ Order of work: cheap infeasibility reasons, the geometry-free bound (which also
 orders the machines), the CP-SAT model, a complete starting layout (the caller's
 hint, else the best of many combinatorial sketches, else the CP-SAT greedy
 construction); for up to 6 machines the relaxation with whole groups' cuts and
-its arrangement laid on the board (solver/relaxed_starts.py); the main search,
+its arrangement laid on the board (solver/relaxed_starts.py), for 7-10 that
+relaxation in a process beside the walks (solver/background.py); the main search,
 then the decomposition prover of solver/prove.py (for up to 6 machines a few
 points under the bound, after a short search; for 7-10 machines a tenth of the
 time after rounds of fresh walks) and the rest of the main search; finally
@@ -15,6 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
@@ -24,6 +26,7 @@ from models.check import CheckResult, check_layout
 from models.layout import Layout
 from models.rulesets import Ruleset
 
+from .background import Background
 from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
 from .construct import greedy_layout
@@ -125,6 +128,12 @@ JOINED = (0.1, 30.0)
 LAID = (0.1, 20.0)
 #: fed patterns whose relaxation is laid on the board (the bound's, then the next best ones)
 TOPOLOGIES = 3
+#: sets of this many machines get the relaxation with whole groups' cuts in a forked process beside the
+#: walks (solver/background.py), from after the first walk until the rounds end: from the triangle cuts'
+#: pool, classic-A n8/s0 112 -> 111 in 35 s of one core (done at 69 s), n8/s1 123 -> 122 in 60 s
+JOINED_BESIDE = (7, 10)
+#: seconds the solve waits at most, at the end of the rounds, for that relaxation to send its bound
+JOINED_WAIT = 3.0
 #: an INFEASIBLE answer checks each machine alone for this long at most (to name one that cannot be
 #: connected at all), within what is left of the time limit; under ALONE_LEAST each it is not tried
 ALONE_SECONDS, ALONE_LEAST = 5.0, 0.5
@@ -260,7 +269,7 @@ def solve_static(
 
     best: tuple[Layout, CheckResult] | None = None
     first_seconds = None
-    with Interrupt() as interrupt:
+    with Interrupt() as interrupt, ExitStack() as beside:
         start_layout = hint
         use_construction = greedy if greedy is not None else len(ids) > 2
         sketch_first: float | None = None   # when the first and the best sketch appeared
@@ -342,6 +351,21 @@ def solve_static(
                 progress(float(_objective_of(best[1], objective)), float(relaxed), time.monotonic() - start)
         track = _Track(objective, relaxed, first_seconds, best,
                        best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
+        rounds_end = deadline - PROVE_LATE_SHARE * time_limit
+        joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
+        joined = (beside.enter_context(_joined_beside(ruleset, catalog, ids, joined_until - time.monotonic()))
+                  if (rounds_first and JOINED_BESIDE[0] <= len(ids) <= JOINED_BESIDE[1] and not diagonal
+                      and triangles_supported(ruleset) and relaxed is not None and not interrupt.flag)
+                  else None)
+
+        def joined_news(wait: float = 0.0) -> None:
+            """The whole groups' bound, once it has come: into the track and the model."""
+            value = None if joined is None else joined.wait(wait)
+            if value is not None and value < track.bound:   # (7-10 machines: profit, every machine placed)
+                track.tighten(value)
+                add_objective_bound(built, int(track.bound))
+                if progress is not None and track.best is not None:
+                    progress(float(track.value()), float(track.bound), time.monotonic() - start)
         if start_layout is not None and (best is None or start_layout is not sketch_start):
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
                         ids, must_place, fixed)
@@ -353,8 +377,8 @@ def solve_static(
         if rounds_first and track.best is not None:
             # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
             # benchmark rows); new rounds do, now and then
-            _walk_again(track, walk, ids, seed, rounds, moves, time_limit, deadline - PROVE_LATE_SHARE * time_limit,
-                        start, interrupt, progress)
+            _walk_again(track, walk, ids, seed, rounds, moves, time_limit, rounds_end, start, interrupt, progress,
+                        joined_news)
         else:
             _search(built, track, start, searching, diagonal, workers, seed, progress,
                     presolve, log, interrupt, stall=later_stall)
@@ -364,6 +388,7 @@ def solve_static(
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal,
                                                                      deadline - time.monotonic()))
+        joined_news()
         if prove_points is not None and track.worth_proving(prove_points) and not interrupt.flag:
             def proved(bound: int) -> None:
                 if progress is not None:
@@ -385,7 +410,9 @@ def solve_static(
             add_objective_bound(built, int(track.bound))
             if (far or proved_late) and fresh_walks and not track.optimal:
                 _walk_again(track, walk, ids, seed, rounds, moves, time_limit,
-                            deadline - WALK_AGAIN_RESERVE * time_limit, start, interrupt, progress)
+                            deadline - WALK_AGAIN_RESERVE * time_limit, start, interrupt, progress, joined_news)
+        if not interrupt.flag and not track.optimal:
+            joined_news(min(joined_until + JOINED_WAIT, deadline - 1.0) - time.monotonic())
         if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(built, track.best[0])
@@ -486,8 +513,10 @@ _Walk = Callable[[Schedule, int, Callable[[int, float], None]], Start]   # (sche
 
 
 def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds: Iterator[int], moves: bool,
-                time_limit: float, until: float, start: float, interrupt: Interrupt, progress: Progress | None) -> None:
-    """Rounds of fresh walks (new seeds: new sketches, then their moves) until `until`; each best is offered.
+                time_limit: float, until: float, start: float, interrupt: Interrupt, progress: Progress | None,
+                between: Callable[[], None] = lambda: None) -> None:
+    """Rounds of fresh walks (new seeds: new sketches, then their moves) until `until`; each best is offered,
+    and `between` is called before each round (a bound computed beside the walks may have come).
 
     Moves from the best layout stall (classic-A n8/s0: nothing in 240 s after
     22 s), so the time left buys new sketches, each a new chance.
@@ -497,6 +526,7 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds:
             progress(float(max(score, track.value())), float(track.bound), at - start)
 
     while (left := until - time.monotonic()) >= WALK_AGAIN_SECONDS and not interrupt.flag and not track.optimal:
+        between()
         walks = walk(_round_schedule(time_limit, moves, left), seed + next(rounds) * WALK_AGAIN_SEED, walked)
         if walks.layout is not None:
             found_at = walks.best_at if walks.best_at is not None else time.monotonic()
@@ -561,6 +591,13 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
         _complete_hint(built, track.best[0])
     if progress is not None and track.best is not None:
         progress(float(track.value()), float(track.bound), time.monotonic() - start)
+
+
+def _joined_beside(ruleset: Ruleset, catalog: Catalog, ids: list[str], seconds: float) -> Background[int | None]:
+    """The relaxation with every cut, whole groups' too (JOINED_BESIDE), in a forked process for `seconds`:
+    its value (sound at any time limit: the last round solved to optimality) or None."""
+    return Background(lambda: topology_bound(ruleset, catalog, ids, time_limit=max(0.0, seconds), triangles=True,
+                                             joined=True).value)
 
 
 def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:

@@ -200,6 +200,7 @@ def test_sets_of_eight_machines_get_the_prover_for_a_while_then_fresh_walks(monk
         return prove.ProofOutcome(bound - 2, None, False)
 
     monkeypatch.setattr(static, "prove_bound", fake_prove)
+    monkeypatch.setattr(static, "JOINED_BESIDE", (0, 0))   # its bound would be the prover's to see
     start = time.monotonic()
     result = solve(EIGHT, time_limit=12.0, seed=5)
     assert len(calls) == 1
@@ -263,6 +264,7 @@ def test_a_legal_layout_above_a_proved_bound_is_an_internal_error(monkeypatch):
     """A bound the best layout beats was never proved (a prover bug): the solve says so."""
     from solver import prove, static
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: prove.ProofOutcome(10, None, False))
+    monkeypatch.setattr(static, "JOINED_BESIDE", (0, 0))
     with pytest.raises(AssertionError, match="beyond the proved bound 10"):
         solve(EIGHT, time_limit=8.0)
 
@@ -273,8 +275,44 @@ def test_a_bound_the_layout_meets_is_reported(monkeypatch):
     monkeypatch.setattr(static, "prove_bound",
                         lambda ruleset, board, catalog, ids, best, bound, deadline, **kw:
                         prove.ProofOutcome(bound - 1, None, False))
+    monkeypatch.setattr(static, "JOINED_BESIDE", (0, 0))
     result = solve(EIGHT, time_limit=8.0)
     assert result.objective is not None and result.objective <= result.bound == result.topology_bound - 1
+
+
+def test_seven_to_ten_machines_get_whole_groups_cuts_beside_the_walks(monkeypatch):
+    """The relaxation with whole groups' cuts runs in a forked process from after the first walk until the
+    rounds end (less a margin to send it); its bound reaches the progress lines and the result.
+    Eleven machines never ask for it."""
+    from solver import prove, static
+    from solver.background import Background
+    asked, proved, lines = [], [], []
+
+    def beside(ruleset, catalog, ids, seconds):
+        asked.append((len(ids), seconds))
+        return Background(lambda: tightened[0])
+
+    def honest_prove(ruleset, board, catalog, ids, best, bound, deadline, **kw):
+        proved.append(bound)
+        return prove.ProofOutcome(bound, None, False)
+
+    monkeypatch.setattr(static, "_joined_beside", beside)
+    monkeypatch.setattr(static, "prove_bound", honest_prove)
+    unjoined = 97   # this set's relaxation with the triangle cuts (results/static-n8-300s-v25.md); best 89-91
+    monkeypatch.setattr(static, "_tightened_by_triangles", lambda *a: unjoined)
+    tightened = [unjoined - 1]
+    result = solve(EIGHT, time_limit=12.0, seed=2, progress=lambda best, bound, at: lines.append(bound))
+    (machines, seconds), = asked
+    assert result.topology_bound == unjoined and machines == 8
+    assert 0 < seconds < 12.0 * (1 - static.WALK_AGAIN_RESERVE) - static.JOINED_WAIT
+    # (whether the prover saw it depends on when the child sent it: a 12 s solve may reach the prover first)
+    assert proved in ([unjoined], [tightened[0]]) and result.bound == tightened[0] and result.objective <= result.bound
+    assert lines[-1] == tightened[0] and result.layout is not None and check_layout(result.layout).legal
+    asked.clear()
+    monkeypatch.undo()   # (the 97 is this set's only)
+    monkeypatch.setattr(static, "_joined_beside", beside)
+    solve(["FF01", "FF04", "FF09", "FF15", "FF26", "FF32", "FF36", "FF38", "FF42", "FF50", "FF52"], time_limit=6.0)
+    assert asked == []
 
 
 def test_five_and_six_machines_get_the_relaxation_laid_on_the_board_after_the_walks(monkeypatch):
