@@ -527,6 +527,8 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds:
 
     while (left := until - time.monotonic()) >= WALK_AGAIN_SECONDS and not interrupt.flag and not track.optimal:
         between()
+        if track.at_bound():
+            return  # the bound that came meets the best: the search after confirms the optimum
         walks = walk(_round_schedule(time_limit, moves, left), seed + next(rounds) * WALK_AGAIN_SEED, walked)
         if walks.layout is not None:
             found_at = walks.best_at if walks.best_at is not None else time.monotonic()

@@ -361,3 +361,22 @@ def load_layout_67():
     return parse_layout({"ruleset": "factory-fun", "board": "classic-A",
                          "machines": [{"id": m, "cell": list(cell), "rotation": r} for m, cell, r in machines],
                          "tiles": tiles})
+
+
+def test_a_bound_that_comes_between_rounds_and_meets_the_best_ends_the_rounds():
+    """`_walk_again` asks `between` before each round; once the bound it brings meets the best, no round runs."""
+    from solver import static
+    from solver.search import Interrupt
+    layout = make_layout(machines=[("FF09", (4, 6), 0)], tiles=[("supply", (3, 6), "red"), ("end", (4, 8))])
+    check = check_layout(layout)
+    track = static._Track("profit", check.score.total + 1, 0.0, (layout, check))
+    walks: list[int] = []
+
+    def walk(schedule, seed, on_better):
+        walks.append(seed)
+        return SimpleNamespace(layout=None, best_at=None)
+
+    with Interrupt() as interrupt:
+        static._walk_again(track, walk, ["FF09"], 0, iter(range(1, 100)), False, 300.0, time.monotonic() + 60.0,
+                           time.monotonic(), interrupt, None, between=lambda: track.tighten(check.score.total))
+    assert walks == [] and track.at_bound()
