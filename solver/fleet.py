@@ -18,7 +18,7 @@ import queue
 import time
 from typing import Callable, Generic, TypeVar
 
-from .background import send_outcome
+from .background import outcome_of, send_outcome
 
 #: seconds a child may take past the deadline to send its result before it is given up
 GRACE = 10.0
@@ -100,22 +100,15 @@ class Fleet(Generic[Result]):
         """Halt the children and collect their results, waiting at most until `deadline` + GRACE."""
         self.halt()
         give_up = max(deadline, time.monotonic()) + GRACE
-        results: list[Result] = []
-        errors: list[str] = []
-        done = 0
-        while done < len(self._children) and time.monotonic() < give_up:
+        messages: list[tuple[str, object]] = []
+        while len(messages) < len(self._children) and time.monotonic() < give_up:
             try:
-                kind, payload = self._messages.get(timeout=0.2)
+                messages.append(self._messages.get(timeout=0.2))
             except queue.Empty:
                 continue
-            done += 1
-            if kind == "error":
-                errors.append(payload)
-            elif payload is not None:
-                results.append(payload)
-        if errors:
-            raise RuntimeError(f"internal error in a search process: {errors[0]}")
-        return results
+        # a failed child is an internal error even when others succeeded: errors first (the first one raises)
+        outcomes = [outcome_of(message) for message in sorted(messages, key=lambda message: message[0] != "error")]
+        return [outcome for outcome in outcomes if outcome is not None]
 
     def _child(self, seed: int) -> None:
         """A worker process: run the task, send its result (never raises)."""

@@ -362,8 +362,7 @@ def solve_static(
             """The whole groups' bound, once it has come: into the track and the model."""
             value = None if joined is None else joined.wait(wait)
             if value is not None and value < track.bound:   # (7-10 machines: profit, every machine placed)
-                track.tighten(value)
-                add_objective_bound(built, int(track.bound))
+                _bound_into(track, built, value)
                 if progress is not None and track.best is not None:
                     progress(float(track.value()), float(track.bound), time.monotonic() - start)
         if start_layout is not None and (best is None or start_layout is not sketch_start):
@@ -403,11 +402,10 @@ def solve_static(
             proof = prove_bound(ruleset, board, catalog, ids, track.value(), int(track.bound), proof_deadline,
                                 diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers,
                                 on_bound=proved)
-            track.tighten(proof.bound)
+            _bound_into(track, built, proof.bound)
             if proof.layout is not None:
                 track.offer(checked_layout(proof.layout), time.monotonic() - start)
             track.optimal = proof.complete
-            add_objective_bound(built, int(track.bound))
             if (far or proved_late) and fresh_walks and not track.optimal:
                 _walk_again(track, walk, ids, seed, rounds, moves, time_limit,
                             deadline - WALK_AGAIN_RESERVE * time_limit, start, interrupt, progress, joined_news)
@@ -580,8 +578,7 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
         return
     topologies = relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit))
     if topologies and topologies[0].value is not None:
-        track.tighten(topologies[0].value)
-        add_objective_bound(built, int(track.bound))
+        _bound_into(track, built, topologies[0].value)
     if not topologies or track.at_bound():
         return
     before = track.value() if track.best is not None else -math.inf
@@ -600,6 +597,12 @@ def _joined_beside(ruleset: Ruleset, catalog: Catalog, ids: list[str], seconds: 
     its value (sound at any time limit: the last round solved to optimality) or None."""
     return Background(lambda: topology_bound(ruleset, catalog, ids, time_limit=max(0.0, seconds), triangles=True,
                                              joined=True).value)
+
+
+def _bound_into(track: "_Track", built: StaticModel, bound: float) -> None:
+    """A bound proved by another phase: the track keeps the tighter, and CP-SAT's model gets it as a constraint."""
+    track.tighten(bound)
+    add_objective_bound(built, int(track.bound))
 
 
 def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:
