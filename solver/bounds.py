@@ -187,6 +187,15 @@ def reaching_patterns(
     return None
 
 
+@dataclass
+class _Slot:
+    """One supply network of a colour in the relaxation: which supplied inputs join it, its tiles."""
+
+    joins: dict[int, cp_model.IntVar]   # input index -> "that input is supplied through this network"
+    tiles: cp_model.LinearExprT         # its containers and pipes
+    used: cp_model.IntVar | None = None  # laid at all (None: the colour's only network, laid with its container)
+
+
 class _Relaxation:
     """The geometry-free model: machines, networks as sets of ports, tanks and the fewest pipes.
 
@@ -229,7 +238,7 @@ class _Relaxation:
         self.supplied: dict[tuple[int, str], cp_model.IntVar] = {}
         self.supply_tiles: dict[str, cp_model.LinearExprT] = {}
         self.containers: dict[str, cp_model.IntVar] = {}
-        self._single: dict[str, cp_model.IntVar] = {}
+        self.slots: dict[str, list[_Slot]] = {}   # each colour's supply networks (`_supply_networks`)
         self._relation_literals: dict[tuple, tuple[cp_model.IntVar, cp_model.LinearExprT]] = {}
         self._out_tiles: dict[int, cp_model.IntVar] = {}
         self.junction_cost: cp_model.IntVar | int = 0   # a game's waste around port-to-port feeds
@@ -347,32 +356,64 @@ class _Relaxation:
             for pick in picks:
                 model.Add(containers >= pick)
             self.tanks.append(containers)
-            # each container heads at least one network; at most one network per container
-            self.pipes.append(self._fewest_pipes(sum(picks), containers, containers, f"supply_pipes[{c}]"))
             self.containers[c] = containers
-            self.supply_tiles[c] = containers + self.pipes[-1]
+            takers = [i for i, (_, pi) in enumerate(self.ins) if (i, c) in self.supplied]
+            self.slots[c] = self._supply_networks(c, takers, containers, limit)
+            self.supply_tiles[c] = sum(slot.tiles for slot in self.slots[c])
+
+    def _supply_networks(self, c: str, takers: list[int], containers: cp_model.IntVar, limit: int) -> list["_Slot"]:
+        """Colour `c`'s supply networks: one per container the player may lay, each input supplied with `c` in one.
+
+        A network holds one container or more (each container heads one network), so with a
+        bonus machine's second container the inputs of `c` may split into two networks. Which
+        inputs share one is what the supply relations of the pair, triangle and tree cuts ask
+        (two inputs in one network), so each network is a *slot* the inputs choose: with a single
+        container every input of `c` is in slot 0 (the model before slots, unchanged); with more,
+        the relaxation could otherwise feed six inputs from two containers with no pipe and no cut
+        (classic-A FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45: blue, FF33's "+").
+        """
+        model = self.model
+        if limit <= 1:
+            pipes = self._fewest_pipes(sum(self.supplied[i, c] for i in takers), containers, containers,
+                                       f"supply_pipes[{c}]")
+            self.pipes.append(pipes)
+            return [_Slot({i: self.supplied[i, c] for i in takers}, containers + pipes)]
+        slots: list[_Slot] = []
+        counts = []
+        for j in range(limit):
+            # slots are interchangeable: the n-th input of the colour is in one of the first n slots
+            joins = {i: model.NewBoolVar(f"supply[{c},{j}]in[{i}]") for n, i in enumerate(takers) if n >= j}
+            used = model.NewBoolVar(f"supply_used[{c},{j}]")
+            for join in joins.values():
+                model.AddImplication(join, used)
+            model.Add(used <= sum(joins.values()))
+            if slots:
+                model.AddImplication(used, slots[-1].used)
+            count = model.NewIntVar(0, limit, f"supply_containers[{c},{j}]")
+            model.Add(count >= used)
+            model.Add(count <= limit * used)
+            counts.append(count)
+            pipes = self._fewest_pipes(sum(joins.values()), count, used, f"supply_pipes[{c},{j}]")
+            self.pipes.append(pipes)
+            slots.append(_Slot(joins, count + pipes, used))
+        model.Add(sum(counts) == containers)
+        for i in takers:
+            model.Add(sum(slot.joins[i] for slot in slots if i in slot.joins) == self.supplied[i, c])
+        return slots
 
     def add_pair_cuts(self) -> None:
         """Two networks joining the same two machines hold at least `pair_tiles` tiles together.
 
         Not with the diagonal tile, whose one pipe spans two cells: the path counts
         of solver/pair_cuts.py assume a pipe per cell (the callers decide). A supply
-        relation holds when both inputs take that colour and the player has one
-        container of it (with two, they may be in different networks).
+        relation holds when both inputs are in one supply network of that colour
+        (`_supply_networks`).
         """
         for a, b in combinations(self.ids, 2):
             for rels in relation_sets(self.ruleset, self.catalog, a, b, 2) + relation_sets(self.ruleset, self.catalog, a, b, 3):
                 least = pair_tiles(self.ruleset, self.catalog, a, b, rels)
                 if least > sum(1 for r in rels if r.kind == "supply"):   # else the relaxation counts it already
                     self.add_cut(Cut([(r, (a, b)) for r in rels], least))
-
-    def _only_one(self, c: str) -> cp_model.IntVar:
-        """True when the player lays exactly one container of colour `c` (all its inputs share it)."""
-        if c not in self._single:
-            self._single[c] = self.model.NewBoolVar(f"one_container[{c}]")
-            self.model.Add(self.containers[c] <= 1).OnlyEnforceIf(self._single[c])
-            self.model.Add(self.containers[c] >= 2).OnlyEnforceIf(self._single[c].Not())
-        return self._single[c]
 
     def _holds(self, relation: Relation, pair: tuple[str, str]) -> tuple[cp_model.IntVar, cp_model.LinearExprT]:
         """A literal forced true whenever the relation holds, and a lower bound on its network's tiles.
@@ -391,12 +432,21 @@ class _Relaxation:
                     model.AddBoolOr([self.member[o, k].Not(), self.takes[i, k].Not(), holds])
                 tiles = self._output_tiles(o)
             else:
-                c = relation.color
-                picks = [self.supplied[self._in_index[first], c], self.supplied[self._in_index[second], c]]
-                model.AddBoolOr([pick.Not() for pick in picks] + [self._only_one(c).Not(), holds])
-                tiles = self.supply_tiles[c]
+                tiles = self._shared_supply_tiles(relation.color, self._in_index[first], self._in_index[second], holds)
             self._relation_literals[key] = (holds, tiles)
         return self._relation_literals[key]
+
+    def _shared_supply_tiles(self, c: str, i1: int, i2: int, holds: cp_model.IntVar) -> cp_model.LinearExprT:
+        """`holds` whenever inputs `i1` and `i2` are in one supply network of colour `c`; at most its tiles then."""
+        slots = [slot for slot in self.slots[c] if i1 in slot.joins and i2 in slot.joins]
+        for slot in slots:
+            self.model.AddBoolOr([slot.joins[i1].Not(), slot.joins[i2].Not(), holds])
+        if len(self.slots[c]) == 1:
+            return self.slots[c][0].tiles
+        tiles = self.model.NewIntVar(0, 100, f"shared_supply_tiles[{c},{i1},{i2}]")
+        for slot in slots:
+            self.model.Add(tiles <= slot.tiles).OnlyEnforceIf([slot.joins[i1], slot.joins[i2]])
+        return tiles
 
     def _output_tiles(self, o: int) -> cp_model.IntVar:
         """At most the tiles of the network output `o` is in."""
@@ -419,7 +469,7 @@ class _Relaxation:
                 return out
             for (ab, net1, t1), (bc, net2, t2), (ac, net3, t3) in product(held[a, b], held[b, c], held[a, c]):
                 if len({net1, net2, net3}) < 3 or t1 + t2 + t3 >= TRIANGLE_CAP:
-                    continue  # one network twice (a colour's one container), or nothing to gain
+                    continue  # one network twice (a supply network), or nothing to gain
                 least = triangle_tiles(self.ruleset, self.catalog, (a, b, c), ab, bc, ac)
                 if least > t1 + t2 + t3:
                     out.append(Cut(list(zip((ab, bc, ac), ((a, b), (b, c), (a, c)))), least))
@@ -517,22 +567,23 @@ class _Relaxation:
     def _networks_among(self, solver: cp_model.CpSolver, names: list[str], skip: set[tuple]
                         ) -> list[tuple[tuple, list[tuple[str, str]], list[Held], int]]:
         """The solution's networks (not in `skip`) that join two or more of the machines `names`:
-        a colour's one supply container, or an output feeding inputs of other machines. Each as
+        a supply network of one colour, or an output feeding inputs of other machines. Each as
         (its key as `_seen` names it, one port of each such machine, the relations that put them in it,
         its tiles now)."""
         out = []
-        for c in self.containers:
-            if ("supply", c) in skip or solver.Value(self.containers[c]) != 1:
-                continue
-            ports: dict[str, str] = {}
-            for (i, colour), pick in self.supplied.items():
-                m, port = self.ins[i]
-                if colour == c and m in names and m not in ports and solver.Value(pick):
-                    ports[m] = port.at
-            joined = list(ports.items())
-            held = [(Relation("supply", (0, joined[0][1]), (1, at), c), (joined[0][0], m)) for m, at in joined[1:]]
-            if held:
-                out.append((("supply", c), joined, held, solver.Value(self.supply_tiles[c])))
+        for c, slots in self.slots.items():
+            for j, slot in enumerate(slots):
+                if ("supply", c, j) in skip:
+                    continue
+                ports: dict[str, str] = {}
+                for i, join in slot.joins.items():
+                    m, port = self.ins[i]
+                    if m in names and m not in ports and solver.Value(join):
+                        ports[m] = port.at
+                joined = list(ports.items())
+                held = [(Relation("supply", (0, joined[0][1]), (1, at), c), (joined[0][0], m)) for m, at in joined[1:]]
+                if held:
+                    out.append((("supply", c, j), joined, held, solver.Value(slot.tiles)))
         for k in range(len(self.outs)):
             if ("net", k) in skip or not solver.Value(self.member[k, k]):
                 continue
@@ -559,10 +610,10 @@ class _Relaxation:
                 if solver.Value(self.member[o, k]) and solver.Value(self.takes[i, k]):
                     return ("net", k), solver.Value(self.network_tiles[k])
             return None
-        c = relation.color
-        both = all(solver.Value(self.supplied[self._in_index[p], c]) for p in (first, second))
-        if both and solver.Value(self.containers[c]) == 1:
-            return ("supply", c), solver.Value(self.supply_tiles[c])
+        c, ends = relation.color, (self._in_index[first], self._in_index[second])
+        for j, slot in enumerate(self.slots[c]):
+            if all(i in slot.joins and solver.Value(slot.joins[i]) for i in ends):
+                return ("supply", c, j), solver.Value(slot.tiles)
         return None
 
     def add_cut(self, cut: Cut, pool: bool = False) -> None:

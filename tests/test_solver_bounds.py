@@ -79,3 +79,16 @@ def test_no_legal_layout_scores_above_the_bound(ruleset, catalog, board, seed):
 ])
 def test_the_bound_is_at_least_every_proved_optimum(ids, optimum):
     assert topology_bound(FF, FF_CATALOG, ids).value >= optimum
+
+
+def test_a_second_container_of_a_colour_keeps_the_supply_cuts():
+    """FF19's "+" lets the player lay a second orange container, so FF28's and FF42's orange inputs may be
+    supplied through two networks. The supply cuts ask whether two inputs share one network; they used to
+    hold only with a colour's single container, so here none held (pair cuts 30, every cut 26). Each
+    supply network is now a slot its inputs choose: sharing one, the cuts hold; apart, two containers are
+    paid. Pair cuts 26, every cut 23, the optimum `solve` proves on classic-A."""
+    ids = ["FF19", "FF28", "FF42"]
+    assert topology_bound(FF, FF_CATALOG, ids, **NETWORKS_ONLY).value == 31
+    assert topology_bound(FF, FF_CATALOG, ids).value == 26
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 23
+
