@@ -38,6 +38,7 @@ class TopologyBound:
     infeasible: bool = False
     chosen: list[str] | None = None   # the machines the relaxation places (in `order`), when it was solved
     trees: list[Tree] | None = None   # its groups of machines joined by networks, when asked (`topology_bound`)
+    settled: bool = False   # solved to optimality with every cut asked for found (not cut short by the time limit)
 
 
 Held = tuple[Relation, tuple[str, str]]   # a relation and the two machines it joins
@@ -658,9 +659,11 @@ class _Relaxation:
                 return answer or self._answer(solver, status)
             answer = self._answer(solver, status)
             cuts: list[Cut] = []
+            answer.settled = not triangles
             while triangles and time.monotonic() < deadline:
                 cuts = self.violated_cuts(solver, deadline, CUT_CAPS[:stage])
                 if cuts or stage == len(CUT_CAPS):
+                    answer.settled = not cuts and time.monotonic() < deadline
                     break
                 stage += 1
             if not cuts:

@@ -10,6 +10,7 @@ from models.game import parse_game
 from models.replay import replay_game
 from models.rulesets import get_ruleset
 from models.sequence import random_sequence
+import solver.plan as plan_module
 from solver.plan import _final_bound, plan_game
 
 FF = get_ruleset("factory-fun")
@@ -87,6 +88,18 @@ def test_the_bound_takes_the_geometric_cuts_unless_the_diagonal_tile_is_on():
     diagonal tile (one pipe over two cells) the cuts do not hold, 143."""
     game = parse_game(random_sequence(FF, load_catalog(FF), "classic-A", 1, players=1, solo=True), "solo.json")
     ids = [r.offered[0] for r in game.rounds]
-    assert _final_bound(game, ids, time.monotonic() + 60) == 138
+    assert _final_bound(game, ids, time.monotonic() + 60) == (138, True)
     game.options["diagonal_intersection"] = True
-    assert _final_bound(game, ids, time.monotonic() + 60) == 143
+    assert _final_bound(game, ids, time.monotonic() + 60) == (143, True)
+
+
+def test_a_relaxation_the_bound_time_cut_short_goes_on_beside_the_search(monkeypatch):
+    """With no time for the bound before the search (thirty offered machines get 30 s and need minutes),
+    the relaxation with the cuts runs in a forked process beside it: FF49, FF52, FF05 one a round still
+    gets its bound of 25 (see above), and the plan reaching it is proved optimal."""
+    monkeypatch.setattr(plan_module, "BOUND_CAP", 0.0)
+    said: list[str] = []
+    result = plan_game(sequence(["FF49"], ["FF52"], ["FF05"]), time_limit=20, seed=1, report=said.append)
+    assert said[0].startswith("bound on the final score: None")
+    assert any("beside the search" in line for line in said)
+    assert result.bound == 25 and result.final_score == 25 and result.status == "OPTIMAL"

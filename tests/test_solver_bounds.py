@@ -92,3 +92,12 @@ def test_a_second_container_of_a_colour_keeps_the_supply_cuts():
     assert topology_bound(FF, FF_CATALOG, ids).value == 26
     assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).value == 23
 
+
+def test_a_relaxation_says_whether_it_settled_or_its_time_ran_out():
+    """`settled`: every cut it asks for was found (the planner goes on beside its search when not)."""
+    ids = ["FF19", "FF28", "FF42"]
+    assert topology_bound(FF, FF_CATALOG, ids).settled   # no triangles asked for
+    assert topology_bound(FF, FF_CATALOG, ids, triangles=True, time_limit=60).settled
+    eight = ["FF04", "FF05", "FF21", "FF23", "FF37", "FF40", "FF47", "FF50"]
+    cut_short = topology_bound(FF, FF_CATALOG, eight, triangles=True, time_limit=0.5)
+    assert not cut_short.settled
