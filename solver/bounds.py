@@ -237,8 +237,6 @@ class _Relaxation:
         self.takes: dict[tuple[int, int], cp_model.IntVar] = {}
         self.network_tiles: list[cp_model.LinearExprT] = []
         self.supplied: dict[tuple[int, str], cp_model.IntVar] = {}
-        self.supply_tiles: dict[str, cp_model.LinearExprT] = {}
-        self.containers: dict[str, cp_model.IntVar] = {}
         self.slots: dict[str, list[_Slot]] = {}   # each colour's supply networks (`_supply_networks`)
         self._relation_literals: dict[tuple, tuple[cp_model.IntVar, cp_model.LinearExprT]] = {}
         self._out_tiles: dict[int, cp_model.IntVar] = {}
@@ -357,12 +355,10 @@ class _Relaxation:
             for pick in picks:
                 model.Add(containers >= pick)
             self.tanks.append(containers)
-            self.containers[c] = containers
             takers = [i for i, (_, pi) in enumerate(self.ins) if (i, c) in self.supplied]
             self.slots[c] = self._supply_networks(c, takers, containers, limit)
-            self.supply_tiles[c] = sum(slot.tiles for slot in self.slots[c])
 
-    def _supply_networks(self, c: str, takers: list[int], containers: cp_model.IntVar, limit: int) -> list["_Slot"]:
+    def _supply_networks(self, c: str, takers: list[int], containers: cp_model.IntVar, limit: int) -> list[_Slot]:
         """Colour `c`'s supply networks: one per container the player may lay, each input supplied with `c` in one.
 
         A network holds one container or more (each container heads one network), so with a
