@@ -180,12 +180,10 @@ def _final_bound(game: Game, ids: list[str], until: float) -> tuple[int | None, 
         left = until - time.monotonic()
         if left <= 0 or (cuts and _no_cuts(game)):
             break   # no time; the cuts count a pipe per cell, so not with the diagonal tile
-        answer = (_game_relaxation(game, ids, left) if cuts else
-                  topology_bound(game.context.ruleset, game.context.catalog, ids, optional=True, time_limit=left,
-                                 groups=[list(r.offered) for r in game.rounds], pair_cuts=False))
+        answer = _game_relaxation(game, ids, left, cuts)
         if answer.value is not None:
             values.append(answer.value)
-        settled = answer.settled
+        settled = cuts and answer.settled   # (the networks-only count always settles: it asks for no cuts)
     return (game.start_money + min(values) if values else None), settled or _no_cuts(game)
 
 
@@ -194,12 +192,13 @@ def _no_cuts(game: Game) -> bool:
     return bool(game.options.get("diagonal_intersection"))
 
 
-def _game_relaxation(game: Game, ids: list[str], seconds: float) -> TopologyBound:
-    """The relaxation of the offered machines (optional, one a round) with every cut but the whole groups',
-    paying for a game's port-to-port feeds: sound at any time limit (its last round solved to optimality)."""
+def _game_relaxation(game: Game, ids: list[str], seconds: float, cuts: bool = True) -> TopologyBound:
+    """The relaxation of the offered machines (optional, one a round); with `cuts`, every cut but the whole
+    groups' and the tiles a game pays around its port-to-port feeds: sound at any time limit (its last
+    round solved to optimality)."""
     c = game.context
     return topology_bound(c.ruleset, c.catalog, ids, optional=True, time_limit=max(0.0, seconds),
-                          groups=[list(r.offered) for r in game.rounds], pair_cuts=True, triangles=True, game=True)
+                          groups=[list(r.offered) for r in game.rounds], pair_cuts=cuts, triangles=cuts, game=cuts)
 
 
 def _relaxation_beside(game: Game, ids: list[str], seconds: float) -> Background[int | None]:
