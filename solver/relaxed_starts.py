@@ -68,7 +68,7 @@ def _laid_groups(ruleset: Ruleset, board: Board, catalog: Catalog, topologies: l
                  until: float) -> list[list[MachinePlacement]]:
     """The biggest groups' embeddings laid on the board, the most promising first: an embedding promises its
     pattern's value less the tiles it needs beyond what the relaxation paid for its networks; each embedding's
-    most central fit comes before its second. Each pattern's embeddings get an equal part of the time."""
+    fits come in board order (anchor, then turn). Each pattern's embeddings get an equal part of the time."""
     began = time.monotonic()
     groups = [(value, trees[0]) for value, trees in topologies if trees and len(trees[0].names) >= 2]
     promising = []
@@ -104,29 +104,6 @@ def _sketched(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], 
             if key not in found or found[key][0] < score:
                 found[key] = (score, layout)
     return [layout for _, layout in sorted(found.values(), key=lambda item: -item[0])[:KEPT]]
-
-
-def board_fits(ruleset: Ruleset, board: Board, catalog: Catalog, names: tuple[str, ...], poses: list[Pose]
-               ) -> list[list[MachinePlacement]]:
-    """Every turn and position of the embedding (`poses`, names[0] at (0, 0) unturned) where each machine is
-    a candidate placement on `board` (on playable cells, no port against the border or a blocked cell), the
-    most central first (the routes around a group need room on every side)."""
-    geometry = ruleset.geometry
-    candidates = {m: {(p.anchor, p.steps) for p in machine_placements(ruleset, board, catalog[m])} for m in names}
-    rows, cols = zip(*board.cells)
-    middle = ((min(rows) + max(rows)) / 2, (min(cols) + max(cols)) / 2)
-    fits = []
-    for anchor in sorted(board.cells):
-        for turn in range(len(geometry.rotation_values)):
-            laid = [compose((anchor, turn), pose) for pose in poses]
-            if all(pose in candidates[m] for m, pose in zip(names, laid)):
-                cells = [c for m, (cell, steps) in zip(names, laid)
-                         for c in ruleset.machine_shape.cells(geometry, cell, steps)]
-                centre = (sum(r for r, _ in cells) / len(cells), sum(c for _, c in cells) / len(cells))
-                off = abs(centre[0] - middle[0]) + abs(centre[1] - middle[1])
-                fits.append((off, [MachinePlacement(m, cell, geometry.rotation_values[steps])
-                                   for m, (cell, steps) in zip(names, laid)]))
-    return [machines for _, machines in sorted(fits, key=lambda fit: fit[0])]
 
 
 def routed_exactly(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], layout: Layout,
