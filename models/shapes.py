@@ -33,16 +33,6 @@ class Shape:
         index, side = self.positions[position]
         return self.cells(geometry, anchor, steps)[index], geometry.rotate(side, steps)
 
-    def internal_sides(self, geometry: Geometry, anchor: Cell, steps: int) -> set[tuple[Cell, str]]:
-        """(cell, side) pairs where two cells of the shape touch each other."""
-        cells = self.cells(geometry, anchor, steps)
-        inside = set()
-        for i, side in enumerate(self.chain):
-            turned = geometry.rotate(side, steps)
-            inside.add((cells[i], turned))
-            inside.add((cells[i + 1], geometry.opposite(turned)))
-        return inside
-
 
 SQUARE_DOMINO_MACHINE = Shape(
     chain=("E",),

@@ -62,7 +62,6 @@ class PlanResult:
     replay: ReplayResult
     bound: int | None             # proven upper bound on the final score
     target: Layout | None         # the final factory the plan builds
-    target_status: str
     seconds: float
     interrupted: bool = False
     strategy: str = "search"      # which method gave the plan: "search", "exact" or "none"
@@ -156,8 +155,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             say(f"game model: {exact.status.lower()}, bound on the final score {bound}")
         interrupted = interrupt.flag
     _, name, plan, replayed = best
-    status = "OPTIMAL" if bound is not None and replayed.final_score >= bound else "FEASIBLE"
-    return PlanResult(plan, replayed, bound, target, status, time.monotonic() - start, interrupted, strategy=name,
+    return PlanResult(plan, replayed, bound, target, time.monotonic() - start, interrupted, strategy=name,
                       best_seconds=best_seconds[0] if best_seconds else None)
 
 

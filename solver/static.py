@@ -138,8 +138,6 @@ JOINED_WAIT = 3.0
 #: connected at all), within what is left of the time limit; under ALONE_LEAST each it is not tried
 ALONE_SECONDS, ALONE_LEAST = 5.0, 0.5
 
-STATUSES = ("OPTIMAL", "FEASIBLE", "INFEASIBLE", "UNKNOWN")
-
 
 @dataclass
 class StaticResult:
