@@ -191,10 +191,17 @@ def _turn(vector: Cell, steps: int) -> Cell:
 
 
 def compose(first: Pose, seen: Pose) -> Pose:
-    """The placement that `relative(first, ...)` sees as `seen`."""
-    (anchor, steps), (offset, turn) = first, seen
-    moved = _turn(offset, steps)
-    return (anchor[0] + moved[0], anchor[1] + moved[1]), (steps + turn) % 4
+    """The placement that `relative(first, ...)` sees as `seen` (`_turn` written out: the tree searches
+    compose millions of poses)."""
+    ((row, col), steps), ((r, c), turn) = first, seen
+    quarter = steps % 4
+    if quarter == 1:
+        r, c = c, -r
+    elif quarter == 2:
+        r, c = -r, -c
+    elif quarter == 3:
+        r, c = -c, r
+    return (row + r, col + c), (steps + turn) % 4
 
 
 Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as `relations(parent, child)` gives it)
@@ -408,9 +415,6 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
             barred[key] = frozenset(compose(poses[j], seen) for seen in clashes[j, child])
         return barred[key]
 
-    def fits(child: int, parent: int, pose: Pose) -> bool:
-        return all(pose not in bars(j, child) for j, other in enumerate(poses) if other is not None and j != parent)
-
     def place(k: int, tiles: int, boxes: list[int]) -> None:
         nonlocal best, budget, tests
         budget -= 1
@@ -439,6 +443,10 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
         # a free edge's entries come by its relation's tiles, and its network holds at least those: once
         # they and the boxes so far reach `best`, every later entry does too (boxes only grow)
         others = sum(boxes) - boxes[path] if path is not None else 0
+        # the machines standing do not move while the child tries its entries: their clash sets are read once
+        # (the parent's clashes are already out of its table)
+        barring = [bars(j, child) for j, other in enumerate(poses) if other is not None and j != parent]
+        touched = nets_of[child] + ([path] if path is not None else [])   # the boxes each entry changes
         for seen, relation_tiles in tables[k]:
             extra = 0 if k in free else relation_tiles
             if tiles + extra + rests[k] + net_floor >= best:
@@ -449,12 +457,12 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
             if tests < 0:
                 raise _OutOfBudget
             pose = compose(poses[parent], seen)
-            if fits(child, parent, pose):
+            if not any(pose in barred_poses for barred_poses in barring):
                 put(child, pose)
                 grown = list(boxes)
                 if path is not None:
                     kept, paths[path] = paths[path], max(paths[path], relation_tiles)
-                for n in nets_of[child] + ([path] if path is not None else []):
+                for n in touched:
                     grown[n] = net_box(n)
                 # a network of three or more ports whose machines all stand now: its Steiner tree around the
                 # bodies laid so far (later bodies only lengthen it) prunes far more than its box
