@@ -190,18 +190,16 @@ def _turn(vector: Cell, steps: int) -> Cell:
     return (r, c)
 
 
+#: a clockwise quarter turn taken 0-3 times, as the rows of its matrix: (r, c) -> (a r + b c, d r + e c)
+QUARTER_TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
+
+
 def compose(first: Pose, seen: Pose) -> Pose:
-    """The placement that `relative(first, ...)` sees as `seen` (`_turn` written out: the tree searches
-    compose millions of poses)."""
+    """The placement that `relative(first, ...)` sees as `seen` (`_turn` as a matrix: the tree searches
+    compose millions of poses, and write this out with the matrix read once)."""
     ((row, col), steps), ((r, c), turn) = first, seen
-    quarter = steps % 4
-    if quarter == 1:
-        r, c = c, -r
-    elif quarter == 2:
-        r, c = -r, -c
-    elif quarter == 3:
-        r, c = -c, r
-    return (row + r, col + c), (steps + turn) % 4
+    a, b, d, e = QUARTER_TURNS[steps % 4]
+    return (row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4
 
 
 Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as `relations(parent, child)` gives it)
@@ -447,7 +445,9 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
         # (the parent's clashes are already out of its table)
         barring = [bars(j, child) for j, other in enumerate(poses) if other is not None and j != parent]
         touched = nets_of[child] + ([path] if path is not None else [])   # the boxes each entry changes
-        for seen, relation_tiles in tables[k]:
+        (row, col), steps = poses[parent]
+        a, b, d, e = QUARTER_TURNS[steps % 4]
+        for ((r, c), turn), relation_tiles in tables[k]:
             extra = 0 if k in free else relation_tiles
             if tiles + extra + rests[k] + net_floor >= best:
                 return
@@ -456,8 +456,11 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
             tests -= 1
             if tests < 0:
                 raise _OutOfBudget
-            pose = compose(poses[parent], seen)
-            if not any(pose in barred_poses for barred_poses in barring):
+            pose = (row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4   # compose, written out
+            for barred_poses in barring:
+                if pose in barred_poses:
+                    break
+            else:
                 put(child, pose)
                 grown = list(boxes)
                 if path is not None:
