@@ -182,21 +182,14 @@ def _clashes(ruleset: Ruleset, catalog: Catalog, a: str, c: str) -> frozenset[Po
     return _APART[key]
 
 
-def _turn(vector: Cell, steps: int) -> Cell:
-    """`vector` turned clockwise `steps` quarter turns: `_turn_back` undone."""
-    r, c = vector
-    for _ in range(steps % 4):
-        r, c = c, -r
-    return (r, c)
-
-
 #: a clockwise quarter turn taken 0-3 times, as the rows of its matrix: (r, c) -> (a r + b c, d r + e c)
 QUARTER_TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
 
 
 def compose(first: Pose, seen: Pose) -> Pose:
-    """The placement that `relative(first, ...)` sees as `seen` (`_turn` as a matrix: the tree searches
-    compose millions of poses, and write this out with the matrix read once)."""
+    """The placement that `relative(first, ...)` sees as `seen`: its offset turned clockwise by the first's
+    turn (`_turn_back` undone). The tree search composes millions of poses, so it writes this out in its loop and reads the
+    matrix once per child."""
     ((row, col), steps), ((r, c), turn) = first, seen
     a, b, d, e = QUARTER_TURNS[steps % 4]
     return (row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4

@@ -354,3 +354,12 @@ def test_no_legal_layout_has_fewer_tiles_than_a_pair_cut_says(ruleset, catalog, 
             held += held_pairs(layout)
     assert held, "no relation pair held in any sketch: the audit tested nothing"
     assert all(have >= least for have, least in held), [h for h in held if h[0] < h[1]]
+
+
+def test_compose_places_what_relative_sees():
+    """`compose` is `relative` undone, for every turn of both placements (the tree search writes it out)."""
+    from solver.triangle_cuts import compose, relative
+    for first in [((0, 0), 0), ((2, -3), 1), ((-1, 4), 2), ((5, 5), 3)]:
+        for second in [((1, 2), 0), ((-2, 0), 1), ((3, -1), 2), ((0, 0), 3)]:
+            assert compose(first, relative(first, second)) == second
+    assert compose(((1, 1), 1), ((0, 2), 0)) == ((3, 1), 1)   # two cells east of a machine turned a quarter: south
