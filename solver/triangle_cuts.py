@@ -188,8 +188,8 @@ QUARTER_TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
 
 def compose(first: Pose, seen: Pose) -> Pose:
     """The placement that `relative(first, ...)` sees as `seen`: its offset turned clockwise by the first's
-    turn (`_turn_back` undone). The tree search composes millions of poses, so it writes this out in its loop and reads the
-    matrix once per child."""
+    turn (`_turn_back` undone). The tree search composes millions of poses, so it writes this out in its
+    loop and reads the matrix once per child."""
     ((row, col), steps), ((r, c), turn) = first, seen
     a, b, d, e = QUARTER_TURNS[steps % 4]
     return (row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4
