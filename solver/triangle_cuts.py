@@ -78,12 +78,14 @@ def supported(ruleset: Ruleset) -> bool:
     return ruleset.geometry.name == "square" and not ruleset.oriented_tanks
 
 
+#: a clockwise quarter turn taken 0-3 times, as the rows of its matrix: (r, c) -> (a r + b c, d r + e c)
+QUARTER_TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
+
+
 def _turn_back(vector: Cell, steps: int) -> Cell:
     """`vector` turned counter-clockwise `steps` quarter turns (rows down, columns right)."""
-    r, c = vector
-    for _ in range(steps % 4):
-        r, c = -c, r
-    return (r, c)
+    (r, c), (a, b, d, e) = vector, QUARTER_TURNS[-steps % 4]
+    return (a * r + b * c, d * r + e * c)
 
 
 def relative(first: Pose, second: Pose) -> Pose:
@@ -180,10 +182,6 @@ def _clashes(ruleset: Ruleset, catalog: Catalog, a: str, c: str) -> frozenset[Po
                     bad.add((anchor, steps))
         _APART[key] = frozenset(bad)
     return _APART[key]
-
-
-#: a clockwise quarter turn taken 0-3 times, as the rows of its matrix: (r, c) -> (a r + b c, d r + e c)
-QUARTER_TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
 
 
 def compose(first: Pose, seen: Pose) -> Pose:

@@ -22,7 +22,7 @@ from solver import bounds
 from solver.bounds import relaxed_topologies, topology_bound
 from solver.pair_cuts import Relation, pair_tiles, relation_sets, relations
 from solver.relaxed_starts import relaxed_layouts
-from solver.triangle_cuts import CAPS, FREE_CAPS, Tree, least_embeddings, tree_tiles, triangle_tiles
+from solver.triangle_cuts import CAPS, FREE_CAPS, Tree, compose, least_embeddings, relative, tree_tiles, triangle_tiles
 from solver.triangle_cuts import supported as triangles_supported
 from solver.sketch import sketch_layout
 
@@ -358,7 +358,6 @@ def test_no_legal_layout_has_fewer_tiles_than_a_pair_cut_says(ruleset, catalog, 
 
 def test_compose_places_what_relative_sees():
     """`compose` is `relative` undone, for every turn of both placements (the tree search writes it out)."""
-    from solver.triangle_cuts import compose, relative
     for first in [((0, 0), 0), ((2, -3), 1), ((-1, 4), 2), ((5, 5), 3)]:
         for second in [((1, 2), 0), ((-2, 0), 1), ((3, -1), 2), ((0, 0), 3)]:
             assert compose(first, relative(first, second)) == second
