@@ -5,6 +5,8 @@
         (writes results/static-funner.csv and .md instead)
     /work/venv/bin/python -m solver.benchmark_static --sizes 8,10 --sets 1 --name 300s
         (writes results/static-300s.csv and .md)
+    /work/venv/bin/python -m solver.benchmark_static --sizes 10 --boards classic-A --runs 3 --name n10
+        (each instance three times with other search seeds; the report adds their medians)
 
 The set: for each size in 2, 4, 6, 8, 10, three random machine sets (seed =
 1000*size + k, k = 0..2, drawn from the 55 machines) on each of classic-A,
@@ -34,6 +36,8 @@ SIZES = (2, 4, 6, 8, 10)
 BOARDS = ("classic-A", "classic-C", "expert-B")
 SETS_PER_SIZE = 3
 RESULTS = Path(__file__).resolve().parents[1] / "results"
+#: run r of an instance searches with seed (instance seed % 1000) + RUN_SEED_STEP * r
+RUN_SEED_STEP = 100
 
 
 def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_PER_SIZE, quick: bool = False,
@@ -56,14 +60,18 @@ def instance_set(catalog_ids: list[str], sizes=SIZES, boards=BOARDS, sets=SETS_P
 REPORT_STEMS = {"factory-fun": "static", "factory-funner": "static-funner", "factory-fun-2006": "static-2006"}
 
 
-def run_instance(row: dict, time_limit: float, workers: int, cross_check: bool, ruleset_id: str = "factory-fun") -> dict:
+def run_instance(row: dict, time_limit: float, workers: int, cross_check: bool, ruleset_id: str = "factory-fun",
+                 run: int = 0) -> dict:
+    """One solve of one instance (run `run`: its own search seed), as a row of the table."""
     rules = get_ruleset(ruleset_id)
     catalog, boards = load_catalog(rules), load_boards(rules)
     ids = row["machines"].split(",")
+    seed = row["seed"] % 1000 + RUN_SEED_STEP * run
     result = solve_static(rules, boards[row["board"]], catalog, ids, time_limit=time_limit, workers=workers,
-                          seed=row["seed"] % 1000)
+                          seed=seed)
     out = dict(row)
     out.update({
+        "run": run,
         "build seconds": round(result.build_seconds, 2),
         "first legal seconds": None if result.first_solution_seconds is None else round(result.first_solution_seconds, 1),
         "best seconds": None if result.best_solution_seconds is None else round(result.best_solution_seconds, 1),
@@ -78,7 +86,7 @@ def run_instance(row: dict, time_limit: float, workers: int, cross_check: bool, 
     })
     if cross_check and result.status == "OPTIMAL":
         again = solve_static(rules, boards[row["board"]], catalog, ids, time_limit=time_limit, workers=workers,
-                             seed=row["seed"] % 1000 + 1, presolve=False)
+                             seed=seed + 1, presolve=False)
         if again.status == "OPTIMAL":
             out["cross-check"] = "agree" if again.objective == result.objective else f"DISAGREE {again.objective}"
         else:
@@ -110,26 +118,52 @@ def targets(df: pd.DataFrame) -> list[str]:
     return lines
 
 
+#: what the medians table shows of each instance's runs (the median of each)
+MEDIAN_COLUMNS = ["first legal seconds", "best seconds", "objective", "bound", "gap"]
+
+
+def medians(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per instance: the median of each measure over its runs, and in how many runs it was proved.
+
+    An instance counts as proved for the targets only if every run proved it.
+    """
+    keys = ["instance", "board", "machines", "seed"]
+    grouped = df.groupby(keys, sort=False)
+    out = grouped[MEDIAN_COLUMNS].median().reset_index()
+    out["runs"] = grouped.size().to_numpy()
+    out["proved runs"] = grouped["proved"].sum().astype(int).to_numpy()
+    out["proved"] = out["proved runs"] == out["runs"]
+    out["seconds"] = grouped["seconds"].median().to_numpy()
+    out["size"] = out["machines"].str.count(",") + 1
+    return out
+
+
 def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> None:
     RESULTS.mkdir(exist_ok=True)
     stem = REPORT_STEMS[args.ruleset] + (f"-{args.name}" if args.name else "")
     df = pd.DataFrame(rows)
     df.to_csv(RESULTS / f"{stem}.csv", index=False)
     df["size"] = df["machines"].str.count(",") + 1
-    columns = ["instance", "board", "machines", "seed", "build seconds", "first legal seconds", "best seconds",
-               "objective", "bound", "gap", "proved", "cross-check"]
+    several = df["run"].max() > 0
+    columns = ["instance", "board", "machines", "seed", *(["run"] if several else []), "build seconds",
+               "first legal seconds", "best seconds", "objective", "bound", "gap", "proved", "cross-check"]
     text = [
         "# Static solver benchmark" + ("" if args.ruleset == "factory-fun" else f" ({args.ruleset})"),
         "",
         f"Command: `python -m solver.benchmark_static {' '.join(args.argv)}` (started {started}; "
-        f"{len(df)} instances; {args.workers} workers; {args.time_limit:g} s limit per solve).",
+        f"{df['instance'].nunique()} instances, {len(df)} solves; {args.workers} workers; "
+        f"{args.time_limit:g} s limit per solve).",
         "",
         df[columns].to_markdown(index=False),
         "",
-        "## Against the issue's targets (rows above only)",
-        "",
-        *targets(df),
     ]
+    judged = df
+    if several:
+        judged = medians(df)
+        text += ["## Medians over the runs", "",
+                 judged[["instance", "runs", *MEDIAN_COLUMNS, "proved runs"]].to_markdown(index=False), ""]
+    text += ["## Against the issue's targets (" + ("medians above" if several else "rows above only") + ")", "",
+             *targets(judged)]
     write_report(RESULTS / f"{stem}.md", "\n".join(text))
 
 
@@ -146,6 +180,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--only-set", type=int, action="append", default=[],
                         help="run only this machine set (0-based, repeatable), e.g. to re-run one row")
     parser.add_argument("--name", default="", help="suffix of the report files, e.g. 300s -> results/static-300s.md")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="solves of each instance, each with its own search seed; the report adds their medians")
     args = parser.parse_args(argv)
     import sys
 
@@ -158,11 +194,12 @@ def main(argv: list[str] | None = None) -> None:
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     rows = []
     for row in instances:
-        out = run_instance(row, args.time_limit, args.workers, not args.no_cross_check, args.ruleset)
-        rows.append(out)
-        print(f"{out['instance']:22} {out['status']:9} obj={out['objective']} bound={out['bound']} "
-              f"first={out['first legal seconds']} t={out['seconds']} {out['cross-check']}", flush=True)
-        write_reports(rows, args, started)
+        for run in range(args.runs):
+            out = run_instance(row, args.time_limit, args.workers, not args.no_cross_check, args.ruleset, run)
+            rows.append(out)
+            print(f"{out['instance']:22} run {run} {out['status']:9} obj={out['objective']} bound={out['bound']} "
+                  f"first={out['first legal seconds']} t={out['seconds']} {out['cross-check']}", flush=True)
+            write_reports(rows, args, started)
 
 
 if __name__ == "__main__":

@@ -28,3 +28,24 @@ def test_the_static_benchmark_can_re_run_single_machine_sets():
     only = instance_set(ids, sizes=(10,), boards=("classic-A",), only=(2,))
     assert [r["instance"] for r in every] == ["classic-A/n10/s0", "classic-A/n10/s1", "classic-A/n10/s2"]
     assert only == every[2:]  # the same machines and seed as in the full run
+
+
+def test_the_static_benchmark_reports_medians_over_runs():
+    import pandas as pd
+
+    from solver.benchmark_static import medians, targets
+
+    def row(instance: str, run: int, objective: int, bound: int, proved: bool) -> dict:
+        return {"instance": instance, "board": "classic-A", "machines": ",".join(f"FF{k:02d}" for k in range(1, 11)),
+                "seed": 10000, "run": run, "first legal seconds": 1.0 + run, "best seconds": 10.0 * (run + 1),
+                "objective": objective, "bound": bound, "gap": round((bound - objective) / bound, 3),
+                "proved": proved, "seconds": 300.0}
+
+    runs = pd.DataFrame([row("a", 0, 100, 120, False), row("a", 1, 110, 118, False), row("a", 2, 90, 119, False),
+                         row("b", 0, 50, 50, True), row("b", 1, 49, 50, False)])
+    table = medians(runs).set_index("instance")
+    assert table.loc["a", "objective"] == 100 and table.loc["a", "bound"] == 119 and table.loc["a", "runs"] == 3
+    assert table.loc["a", "first legal seconds"] == 2.0 and table.loc["a", "best seconds"] == 20.0
+    # proved only when every run proved it: b was proved in one run of two
+    assert table.loc["b", "proved runs"] == 1 and not table.loc["b", "proved"]
+    assert any("gap <= 10% in 1/2" in line for line in targets(medians(runs)))
