@@ -125,11 +125,17 @@ MEDIAN_COLUMNS = ["first legal seconds", "best seconds", "objective", "bound", "
 def medians(df: pd.DataFrame) -> pd.DataFrame:
     """One row per instance: the median of each measure over its runs, and in how many runs it was proved.
 
-    An instance counts as proved for the targets only if every run proved it.
+    The targets read this row as one run, judged strictly: the instance is proved only if every run proved
+    it, and a run with no layout counts as never finding one (first legal seconds infinite; objective and
+    gap missing, so the instance counts as one with no layout), not as a run left out of the median.
     """
     keys = ["instance", "board", "machines", "seed"]
     grouped = df.groupby(keys, sort=False)
     out = grouped[MEDIAN_COLUMNS].median().reset_index()
+    out["first legal seconds"] = grouped["first legal seconds"].apply(
+        lambda first: first.fillna(float("inf")).median()).to_numpy()
+    missing = grouped["objective"].apply(lambda objective: objective.isna().any()).to_numpy()
+    out.loc[missing, ["objective", "gap"]] = None
     out["runs"] = grouped.size().to_numpy()
     out["proved runs"] = grouped["proved"].sum().astype(int).to_numpy()
     out["proved"] = out["proved runs"] == out["runs"]

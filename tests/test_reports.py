@@ -49,3 +49,20 @@ def test_the_static_benchmark_reports_medians_over_runs():
     # proved only when every run proved it: b was proved in one run of two
     assert table.loc["b", "proved runs"] == 1 and not table.loc["b", "proved"]
     assert any("gap <= 10% in 1/2" in line for line in targets(medians(runs)))
+
+
+def test_a_run_without_a_layout_is_not_left_out_of_the_medians():
+    import pandas as pd
+
+    from solver.benchmark_static import medians, targets
+
+    base = {"instance": "c", "board": "classic-A", "machines": ",".join(f"FF{k:02d}" for k in range(1, 9)),
+            "seed": 8000, "best seconds": 5.0, "bound": 100, "proved": False, "seconds": 300.0}
+    runs = pd.DataFrame([{**base, "run": 0, "first legal seconds": 1.0, "objective": 95, "gap": 0.05},
+                         {**base, "run": 1, "first legal seconds": 2.0, "objective": 94, "gap": 0.06},
+                         {**base, "run": 2, "first legal seconds": None, "objective": None, "gap": None}])
+    row = medians(runs).iloc[0]
+    assert row["first legal seconds"] == 2.0   # the median of 1, 2 and never
+    assert pd.isna(row["objective"]) and pd.isna(row["gap"])
+    assert any("within 10 s in 1/1" in line and "no layout in 1" in line for line in targets(medians(runs)))
+
