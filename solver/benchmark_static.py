@@ -130,12 +130,11 @@ def medians(df: pd.DataFrame) -> pd.DataFrame:
     gap missing, so the instance counts as one with no layout), not as a run left out of the median.
     """
     keys = ["instance", "board", "machines", "seed"]
-    grouped = df.groupby(keys, sort=False)
+    never = df.assign(**{"first legal seconds": df["first legal seconds"].fillna(float("inf")),
+                         "no layout": df["objective"].isna()})
+    grouped = never.groupby(keys, sort=False)
     out = grouped[MEDIAN_COLUMNS].median().reset_index()
-    out["first legal seconds"] = grouped["first legal seconds"].apply(
-        lambda first: first.fillna(float("inf")).median()).to_numpy()
-    missing = grouped["objective"].apply(lambda objective: objective.isna().any()).to_numpy()
-    out.loc[missing, ["objective", "gap"]] = None
+    out.loc[grouped["no layout"].any().to_numpy(), ["objective", "gap"]] = None
     out["runs"] = grouped.size().to_numpy()
     out["proved runs"] = grouped["proved"].sum().astype(int).to_numpy()
     out["proved"] = out["proved runs"] == out["runs"]
@@ -156,9 +155,9 @@ def write_reports(rows: list[dict], args: argparse.Namespace, started: str) -> N
     text = [
         "# Static solver benchmark" + ("" if args.ruleset == "factory-fun" else f" ({args.ruleset})"),
         "",
-        f"Command: `python -m solver.benchmark_static {' '.join(args.argv)}` (started {started}; "
-        f"{df['instance'].nunique()} instances, {len(df)} solves; {args.workers} workers; "
-        f"{args.time_limit:g} s limit per solve).",
+        (f"Command: `python -m solver.benchmark_static {' '.join(args.argv)}` (started {started}; "
+         f"{df['instance'].nunique()} instances, {len(df)} solves; {args.workers} workers; "
+         f"{args.time_limit:g} s limit per solve)."),
         "",
         df[columns].to_markdown(index=False),
         "",

@@ -30,19 +30,23 @@ def test_the_static_benchmark_can_re_run_single_machine_sets():
     assert only == every[2:]  # the same machines and seed as in the full run
 
 
+def _run_row(instance: str, run: int, objective: int | None, bound: int, proved: bool = False,
+             first: float | None = None, machines: int = 10) -> dict:
+    """One run of one instance as benchmark_static writes it (first legal at 1 s + run unless told)."""
+    return {"instance": instance, "board": "classic-A", "machines": ",".join(f"FF{k:02d}" for k in range(1, machines + 1)),
+            "seed": 1000 * machines, "run": run, "first legal seconds": 1.0 + run if first is None else first,
+            "best seconds": 10.0 * (run + 1), "objective": objective, "bound": bound,
+            "gap": None if objective is None else round((bound - objective) / bound, 3),
+            "proved": proved, "seconds": 300.0}
+
+
 def test_the_static_benchmark_reports_medians_over_runs():
     import pandas as pd
 
     from solver.benchmark_static import medians, targets
 
-    def row(instance: str, run: int, objective: int, bound: int, proved: bool) -> dict:
-        return {"instance": instance, "board": "classic-A", "machines": ",".join(f"FF{k:02d}" for k in range(1, 11)),
-                "seed": 10000, "run": run, "first legal seconds": 1.0 + run, "best seconds": 10.0 * (run + 1),
-                "objective": objective, "bound": bound, "gap": round((bound - objective) / bound, 3),
-                "proved": proved, "seconds": 300.0}
-
-    runs = pd.DataFrame([row("a", 0, 100, 120, False), row("a", 1, 110, 118, False), row("a", 2, 90, 119, False),
-                         row("b", 0, 50, 50, True), row("b", 1, 49, 50, False)])
+    runs = pd.DataFrame([_run_row("a", 0, 100, 120), _run_row("a", 1, 110, 118), _run_row("a", 2, 90, 119),
+                         _run_row("b", 0, 50, 50, proved=True), _run_row("b", 1, 49, 50)])
     table = medians(runs).set_index("instance")
     assert table.loc["a", "objective"] == 100 and table.loc["a", "bound"] == 119 and table.loc["a", "runs"] == 3
     assert table.loc["a", "first legal seconds"] == 2.0 and table.loc["a", "best seconds"] == 20.0
@@ -56,13 +60,9 @@ def test_a_run_without_a_layout_is_not_left_out_of_the_medians():
 
     from solver.benchmark_static import medians, targets
 
-    base = {"instance": "c", "board": "classic-A", "machines": ",".join(f"FF{k:02d}" for k in range(1, 9)),
-            "seed": 8000, "best seconds": 5.0, "bound": 100, "proved": False, "seconds": 300.0}
-    runs = pd.DataFrame([{**base, "run": 0, "first legal seconds": 1.0, "objective": 95, "gap": 0.05},
-                         {**base, "run": 1, "first legal seconds": 2.0, "objective": 94, "gap": 0.06},
-                         {**base, "run": 2, "first legal seconds": None, "objective": None, "gap": None}])
+    runs = pd.DataFrame([_run_row("c", 0, 95, 100, machines=8), _run_row("c", 1, 94, 100, machines=8),
+                         {**_run_row("c", 2, None, 100, machines=8), "first legal seconds": None}])
     row = medians(runs).iloc[0]
     assert row["first legal seconds"] == 2.0   # the median of 1, 2 and never
     assert pd.isna(row["objective"]) and pd.isna(row["gap"])
     assert any("within 10 s in 1/1" in line and "no layout in 1" in line for line in targets(medians(runs)))
-
