@@ -49,7 +49,9 @@ class Net:
     stub: Slot | None = None           # an output that still waits: its facing cell and side
 
     def copy(self) -> "Net":
-        return replace(self, producers=set(self.producers), consumers=set(self.consumers))
+        # spelled out: dataclasses.replace re-reads the fields on every call, and every state copy copies each net
+        return Net(self.kind, self.colors, set(self.producers), set(self.consumers), self.offer, self.demand,
+                   self.reservoir, self.stub)
 
     @property
     def spare(self) -> int:
