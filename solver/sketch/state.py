@@ -48,7 +48,7 @@ class Net:
     reservoir: bool = False            # has an output or end-product reservoir
     stub: Slot | None = None           # an output that still waits: its facing cell and side
 
-    def copy(self) -> "Net":
+    def copy(self) -> Net:
         # spelled out: dataclasses.replace re-reads the fields on every call, and every state copy copies each net
         return Net(self.kind, self.colors, set(self.producers), set(self.consumers), self.offer, self.demand,
                    self.reservoir, self.stub)
@@ -73,7 +73,7 @@ class State:
     #: inputs of fixed machines that face an empty cell: (machine, port, facing slot), routed first
     loose_inputs: list[tuple[int, PortSpec, Slot]] = field(default_factory=list)
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         return State(list(self.machines), dict(self.machine_at), dict(self.tanks), dict(self.pieces),
                      [n.copy() for n in self.nets], self.blocked, dict(self.reserved), list(self.new_tiles),
                      list(self.loose_inputs))
