@@ -30,8 +30,12 @@ def test_a_few_machines_get_every_order_scored_best_first():
     ids = ["C", "B", "A"]
     best = feeding_orders(TABLE, ids, [], random.Random(0))
     assert sorted(map(tuple, best)) == sorted(itertools.permutations(ids))  # 3! = 6 orders, fewer than 8
-    chained = [greedy_feeding(TABLE, order, [])[1] for order in best]
-    assert chained == sorted(chained, reverse=True)
+    # best first: fewest colours needing a reservoir, then fewest outputs left untaken, then most points chained
+    keys = []
+    for order in best:
+        left, chained = greedy_feeding(TABLE, order, [])
+        keys.append((len({min(c) for c in left}), len(left), -chained))
+    assert keys == sorted(keys) and keys[0] == (0, 0, -3)
 
 
 def test_equally_good_orders_come_first_in_turn():

@@ -11,6 +11,7 @@ from .state import Context, Flow
 #: (a ruin-and-recreate move re-sketches 1-4 machines; the climb was a fifth of a move's time)
 EVERY_ORDER_UP_TO = 5
 
+
 def greedy_feeding(table: dict[str, tuple[list[Flow], list[Flow]]], order: list[str], waiting: list[Flow]
                    ) -> tuple[list[frozenset[str]], int]:
     """Feed each input from the earliest fitting output: (colours of outputs left untaken, points chained).
@@ -57,6 +58,7 @@ def feeding_orders(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[st
 
 def _every_order(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[str], waiting: list[Flow],
                  rng: random.Random) -> dict[tuple[str, ...], tuple[int, int, int, int]]:
+    """Every order of `ids` with its quality, shuffled first so that ties sort in random order."""
     orders = list(itertools.permutations(ids))
     rng.shuffle(orders)
     return {order: _order_quality(table, list(order), waiting) for order in orders}
@@ -64,6 +66,7 @@ def _every_order(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[str]
 
 def _climbed_orders(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[str], waiting: list[Flow],
                     rng: random.Random, tries: int) -> dict[tuple[str, ...], tuple[int, int, int, int]]:
+    """The local optima of `tries` short hill climbs from random orders, with their quality."""
     scored: dict[tuple[str, ...], tuple[int, int, int, int]] = {}
     for _ in range(tries):
         order = list(ids)
