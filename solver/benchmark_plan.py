@@ -102,9 +102,9 @@ def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], o
     limits = " ".join(f"--time-limit {t:g}" for t in time_limits)
     seed_args = " ".join(f"--seeds {s}" for s in seeds)
     command = (f"python -m solver.benchmark_plan {limits} --workers {workers} {seed_args} --runs {runs}"
-               + (" --append" if append else ""))
+               + (" --append" if append else "") + (" --solo-only" if solo_only else ""))
     if ruleset_id != "factory-fun":
-        command += f" --ruleset {ruleset_id} --board {board}" + (" --solo-only" if solo_only else "")
+        command += f" --ruleset {ruleset_id} --board {board}"
     write_report(Path(out_dir) / f"{stem}.md", summary(frame, command))
     click.echo(f"wrote {out_dir}/{stem}.csv and {out_dir}/{stem}.md")
 
