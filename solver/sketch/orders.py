@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Sequence
 
 from .state import Context, Flow
 
@@ -12,7 +13,7 @@ from .state import Context, Flow
 EVERY_ORDER_UP_TO = 5
 
 
-def greedy_feeding(table: dict[str, tuple[list[Flow], list[Flow]]], order: list[str], waiting: list[Flow]
+def greedy_feeding(table: dict[str, tuple[list[Flow], list[Flow]]], order: Sequence[str], waiting: list[Flow]
                    ) -> tuple[list[frozenset[str]], int]:
     """Feed each input from the earliest fitting output: (colours of outputs left untaken, points chained).
 
@@ -35,7 +36,7 @@ def greedy_feeding(table: dict[str, tuple[list[Flow], list[Flow]]], order: list[
     return [w[0] for w in spare if not w[2]], chained
 
 
-def _order_quality(table: dict[str, tuple[list[Flow], list[Flow]]], order: list[str], waiting: list[Flow]
+def _order_quality(table: dict[str, tuple[list[Flow], list[Flow]]], order: Sequence[str], waiting: list[Flow]
                    ) -> tuple[int, int, int, int]:
     """(colours needing a reservoir, outputs left untaken, -chained points, lateness of many-port
     machines): smaller is better; machines with many ports are hard to fit on a crowded board."""
@@ -52,7 +53,7 @@ def feeding_orders(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[st
         scored = _every_order(table, ids, waiting, rng)
     else:
         scored = _climbed_orders(table, ids, waiting, rng, tries)
-    best = sorted(scored, key=lambda o: scored[o])[:count]
+    best = sorted(scored, key=scored.__getitem__)[:count]
     return [list(o) for o in best]
 
 
@@ -61,7 +62,7 @@ def _every_order(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[str]
     """Every order of `ids` with its quality, shuffled first so that ties sort in random order."""
     orders = list(itertools.permutations(ids))
     rng.shuffle(orders)
-    return {order: _order_quality(table, list(order), waiting) for order in orders}
+    return {order: _order_quality(table, order, waiting) for order in orders}
 
 
 def _climbed_orders(table: dict[str, tuple[list[Flow], list[Flow]]], ids: list[str], waiting: list[Flow],
