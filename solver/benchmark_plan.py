@@ -78,10 +78,14 @@ def summary(frame: pd.DataFrame, command: str) -> str:
 @click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True)
 @click.option("--board", default="classic-A", show_default=True)
 @click.option("--solo-only", is_flag=True, help="only the solo sequences (no 3-offer ones)")
+@click.option("--offer3-only", is_flag=True, help="only the 3-offer sequences (no solo ones)")
 @click.option("--runs", default=1, show_default=True, help="runs of each sequence (other search seeds): medians")
 def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str, append: bool,
-         ruleset_id: str, board: str, solo_only: bool, runs: int) -> None:
-    kinds = (("solo", 1, True),) if solo_only else (("solo", 1, True), ("offer3", 3, False))
+         ruleset_id: str, board: str, solo_only: bool, offer3_only: bool, runs: int) -> None:
+    if solo_only and offer3_only:
+        raise click.UsageError("--solo-only and --offer3-only leave no sequence to run; give one of them")
+    kinds = tuple(kind for kind in (("solo", 1, True), ("offer3", 3, False))
+                  if not (solo_only and kind[0] != "solo") and not (offer3_only and kind[0] != "offer3"))
     # other rulesets get their own files (results/plan-funner.*), the square edition keeps plan.*
     stem = "plan" if ruleset_id == "factory-fun" else f"plan-{ruleset_id.removeprefix('factory-')}"
     rows = []
@@ -102,7 +106,7 @@ def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], o
     limits = " ".join(f"--time-limit {t:g}" for t in time_limits)
     seed_args = " ".join(f"--seeds {s}" for s in seeds)
     command = (f"python -m solver.benchmark_plan {limits} --workers {workers} {seed_args} --runs {runs}"
-               + (" --append" if append else "") + (" --solo-only" if solo_only else ""))
+               + (" --append" if append else "") + (" --solo-only" if solo_only else "") + (" --offer3-only" if offer3_only else ""))
     if ruleset_id != "factory-fun":
         command += f" --ruleset {ruleset_id} --board {board}"
     write_report(Path(out_dir) / f"{stem}.md", summary(frame, command))
