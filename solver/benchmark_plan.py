@@ -69,6 +69,18 @@ def summary(frame: pd.DataFrame, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the benchmark's kinds of sequence: (name, players, solo)
+KINDS = (("solo", 1, True), ("offer3", 3, False))
+
+
+def chosen_kinds(solo_only: bool, offer3_only: bool) -> tuple[tuple[str, int, bool], ...]:
+    """The kinds a run measures: both, or the one its flag names (both flags leave nothing: a usage error)."""
+    if solo_only and offer3_only:
+        raise click.UsageError("--solo-only and --offer3-only leave no sequence to run; give one of them")
+    only = "solo" if solo_only else "offer3" if offer3_only else None
+    return tuple(kind for kind in KINDS if only in (None, kind[0]))
+
+
 @click.command()
 @click.option("--time-limit", "time_limits", multiple=True, type=float, default=(600.0,), show_default=True)
 @click.option("--workers", default=2, show_default=True)
@@ -82,10 +94,7 @@ def summary(frame: pd.DataFrame, command: str) -> str:
 @click.option("--runs", default=1, show_default=True, help="runs of each sequence (other search seeds): medians")
 def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], out_dir: str, append: bool,
          ruleset_id: str, board: str, solo_only: bool, offer3_only: bool, runs: int) -> None:
-    if solo_only and offer3_only:
-        raise click.UsageError("--solo-only and --offer3-only leave no sequence to run; give one of them")
-    kinds = tuple(kind for kind in (("solo", 1, True), ("offer3", 3, False))
-                  if not (solo_only and kind[0] != "solo") and not (offer3_only and kind[0] != "offer3"))
+    kinds = chosen_kinds(solo_only, offer3_only)
     # other rulesets get their own files (results/plan-funner.*), the square edition keeps plan.*
     stem = "plan" if ruleset_id == "factory-fun" else f"plan-{ruleset_id.removeprefix('factory-')}"
     rows = []
