@@ -115,7 +115,8 @@ def main(time_limits: tuple[float, ...], workers: int, seeds: tuple[int, ...], o
     limits = " ".join(f"--time-limit {t:g}" for t in time_limits)
     seed_args = " ".join(f"--seeds {s}" for s in seeds)
     command = (f"python -m solver.benchmark_plan {limits} --workers {workers} {seed_args} --runs {runs}"
-               + (" --append" if append else "") + (" --solo-only" if solo_only else "") + (" --offer3-only" if offer3_only else ""))
+               + "".join(flag for flag, on in ((" --append", append), (" --solo-only", solo_only),
+                                               (" --offer3-only", offer3_only)) if on))
     if ruleset_id != "factory-fun":
         command += f" --ruleset {ruleset_id} --board {board}"
     write_report(Path(out_dir) / f"{stem}.md", summary(frame, command))
