@@ -223,7 +223,8 @@ def solve_static(
     'cost' minimises the build cost (chain bonus ignored); optional=True lets
     machines stay out (profit only). `fixed` machines and tiles stay where they
     are; `hint` is a complete starting layout. greedy=None builds a greedy
-    starting layout when there is no hint and more than two machines.
+    starting layout (sketches) when there is no hint, for any number of machines
+    (with one or two machines CP-SAT alone once found nothing for one worker).
     soft_limits=True searches with penalised excess supply containers and keeps
     only legal incumbents (much faster to a first legal layout; same bound).
     """
@@ -269,7 +270,7 @@ def solve_static(
     first_seconds = None
     with Interrupt() as interrupt, ExitStack() as beside:
         start_layout = hint
-        use_construction = greedy if greedy is not None else len(ids) > 2
+        use_construction = greedy if greedy is not None else True
         sketch_first: float | None = None   # when the first and the best sketch appeared
         sketch_start: Layout | None = None  # the best sketch before ruin-and-recreate moves
         sketch_best: float | None = None
@@ -349,6 +350,12 @@ def solve_static(
                 progress(float(_objective_of(best[1], objective)), float(relaxed), time.monotonic() - start)
         track = _Track(objective, relaxed, first_seconds, best,
                        best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
+        if optional and objective == "profit" and fixed is None:
+            # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
+            # worker alone once answered -69 for FF39 --optional)
+            options = {"diagonal_intersection": True} if diagonal else {}
+            track.offer(checked_layout(Layout(ruleset, board, catalog, (), (), options, source="<solver>")),
+                        time.monotonic() - start)
         rounds_end = deadline - PROVE_LATE_SHARE * time_limit
         joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
         joined = (beside.enter_context(_joined_beside(ruleset, catalog, ids, joined_until - time.monotonic()))

@@ -53,6 +53,17 @@ def test_cheapest_build_of_one_machine():
     assert result.status == "OPTIMAL" and result.objective == 2
 
 
+@pytest.mark.parametrize("machines, objective, best", [
+    (["FF39"], "profit", 6), (["FF39", "FF08"], "profit", 22), (["FF39", "FF08"], "cost", 5),
+])
+def test_one_or_two_machines_with_one_worker_are_solved_at_once(machines, objective, best):
+    # one CP-SAT worker alone found no layout of FF39 in 10 s, and a cost of 58 (55 pipes) for the rulebook's
+    # pair: small sets start from sketches like the big ones
+    result = solve(machines, objective=objective, workers=1, time_limit=10.0)
+    assert result.status == "OPTIMAL" and result.objective == best
+    assert result.seconds < 5.0
+
+
 def test_two_chained_machines_earn_the_chain_bonus():
     # FF46 (green in 1, green out 2) feeds FF29's green input of 2 port to port:
     # income 4 + 6, one green supply, one end reservoir, chain bonus 5 x 2
@@ -109,6 +120,13 @@ def test_optional_machines_may_stay_out():
     result = solve(["FF09", "FF10"], board=board, optional=True)
     assert result.status in ("OPTIMAL", "FEASIBLE")
     assert result.objective >= 5 and result.objective <= result.bound
+
+
+def test_an_optional_build_never_scores_below_leaving_everything_out():
+    # CP-SAT alone (no sketches) with one worker and little time: it used to answer UNKNOWN or -69 here
+    result = solve(["FF39"], optional=True, greedy=False, workers=1, time_limit=1.0)
+    assert result.status in ("OPTIMAL", "FEASIBLE")
+    assert result.objective >= 0 and result.check.legal
 
 
 def test_fixed_machines_and_tiles_stay_where_they_are():
