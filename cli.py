@@ -1,7 +1,8 @@
 """The `factoryfun` command: thin wrappers that parse, call models/solver, and print.
 
 Every unreadable input ends as one line naming the file, key and cell, exit 2;
-a rule-breaking layout or game exits 1; success exits 0.
+a rule-breaking layout or game exits 1; success exits 0; a reader of the output that
+went away, 141 (models/terminal.py).
 """
 from __future__ import annotations
 
@@ -11,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from models.clickopts import output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
+from models.terminal import Terminal, leave_quietly
 
-console = Console()
-err_console = Console(stderr=True)
+console = Terminal()
+err_console = Terminal(stderr=True)
 
 CATALOG_OPTION = click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False), help="Use this machine catalogue file instead of the bundled one.")
 BOARDS_OPTION = click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="Use this boards file instead of the bundled one.")
@@ -65,6 +66,8 @@ class FactoryfunGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:   # (click.echo's; rich's consoles leave the same way, models/terminal.py)
+            leave_quietly()
 
 
 @click.group(cls=FactoryfunGroup)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from models.check import check_layout
@@ -19,13 +18,14 @@ from models.clickopts import output_option, seed_option, time_limit_option, work
 from models.errors import DocumentError
 from models.jsonio import parse_json, read_text, write_json
 from models.layout import Layout, load_layout, resolve_context
+from models.terminal import Terminal
 
 from .extract import prune
 from .search import Progress
 from .static import StaticResult, relative_gap, solve_static
 
-_out = Console()
-_err = Console(stderr=True)
+_out = Terminal()
+_err = Terminal(stderr=True)
 
 
 #: (where, id) pairs; `where` names the line or list index of a machines file

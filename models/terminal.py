@@ -1,0 +1,33 @@
+"""The command line's consoles, and what happens when the reader of their output goes away.
+
+`factoryfun check layout.json | head -1` closes the pipe after one line. Rich's
+default then exits 1, which `check` and `replay` keep for an illegal layout or
+game, so a legal layout read through `head` looked illegal. A reader that left is
+the shell's SIGPIPE case: exit 128 + 13, as `yes | head -1` does, with nothing on
+stderr.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import NoReturn
+
+from rich.console import Console
+
+#: the exit code of a command whose output's reader went away (128 + SIGPIPE)
+BROKEN_PIPE_EXIT = 141
+
+
+def leave_quietly() -> NoReturn:
+    """Point stdout at /dev/null (so Python's last flush cannot fail again) and exit with BROKEN_PIPE_EXIT."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise SystemExit(BROKEN_PIPE_EXIT)
+
+
+class Terminal(Console):
+    """A rich console that leaves with BROKEN_PIPE_EXIT when its reader goes away."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        leave_quietly()

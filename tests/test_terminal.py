@@ -1,0 +1,67 @@
+"""A reader that goes away (`factoryfun check x.json | head -1`) ends a command with 141, never with 1.
+
+`check` and `replay` exit 1 for an illegal layout or game, and rich's consoles used
+to exit 1 on a broken pipe, so a legal layout read through `head` looked illegal.
+"""
+from __future__ import annotations
+
+import io
+import os
+
+import click
+import pytest
+
+import cli
+from models.terminal import BROKEN_PIPE_EXIT, Terminal
+
+
+class _Gone(io.StringIO):
+    """A file whose reader has left."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError
+
+
+class _Stdout(io.StringIO):
+    """Standard output on descriptor 1, as in a shell."""
+
+    def fileno(self) -> int:
+        return 1
+
+
+@pytest.fixture
+def no_dup(monkeypatch):
+    """Leaving points stdout at /dev/null; here only record that it would."""
+    pointed = []
+    real_open, real_dup2 = os.open, os.dup2
+    monkeypatch.setattr(os, "open", lambda path, *a: -7 if path == os.devnull else real_open(path, *a))
+    monkeypatch.setattr(os, "dup2", lambda source, target: pointed.append(target) if source == -7
+                        else real_dup2(source, target))
+    # (pytest's capture sets sys.stdout again between setup and call, so the test points it)
+    return pointed, lambda: monkeypatch.setattr("sys.stdout", _Stdout())
+
+
+def test_a_console_whose_reader_left_exits_141(no_dup):
+    pointed, shell_stdout = no_dup
+    shell_stdout()
+    with pytest.raises(SystemExit) as ended:
+        Terminal(file=_Gone()).print("classic-A")
+    assert ended.value.code == BROKEN_PIPE_EXIT == 141
+    assert pointed == [1]
+
+
+def test_a_command_whose_echo_meets_a_closed_pipe_exits_141(no_dup):
+    pointed, shell_stdout = no_dup
+    shell_stdout()
+    @cli.main.command("gone-reader-probe")
+    def probe() -> None:
+        raise BrokenPipeError
+
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli.main.main(["gone-reader-probe"], standalone_mode=False)
+        assert ended.value.code == BROKEN_PIPE_EXIT
+        assert pointed == [1]
+    finally:
+        cli.main.commands.pop("gone-reader-probe")
+    assert isinstance(probe, click.Command)
