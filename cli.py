@@ -312,28 +312,34 @@ def sequence() -> None:
 
 
 @sequence.command("random")
-@seed_option(help="Shuffle seed (recorded so the sequence can be made again).")
-@click.option("--players", type=click.IntRange(min=1), default=3, show_default=True, help="Machines revealed a round (one per player).")
+@seed_option(help="Shuffle seed: the same seed deals the same sequence again.")
+@click.option("--players", type=click.IntRange(min=1), default=None, help="Machines revealed a round (one per player).  [default: 3]")
 @click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rounds (default: the ruleset's).")
-@click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it.")
-@click.option("--board", "board_id", default="classic-A", show_default=True)
+@click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it (not with --players).")
+@click.option("--board", "board_id", default=None, help="Board id (default: the ruleset's first board, classic-A for factory-fun).")
 @RULESET_OPTION
 @CATALOG_OPTION
 @BOARDS_OPTION
 @output_option("--out", "out_path", help="Write the sequence here (default: print it).")
-def sequence_random(seed: int, players: int, rounds: int | None, solo: bool, board_id: str, ruleset_id: str,
-                    catalog_path, boards_path, out_path: str | None) -> None:
+def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bool, board_id: str | None,
+                    ruleset_id: str, catalog_path, boards_path, out_path: str | None) -> None:
     """A random sequence dealt as in the real game (a game document without taken/layout)."""
     from models.board import load_boards
     from models.catalog import load_catalog
     from models.jsonio import write_json
     from models.sequence import random_sequence
 
+    if solo and players is not None and players != 1:
+        raise click.UsageError(f"--solo offers one machine a round; --players {players} offers {players}: give one of them")
     ruleset = _ruleset(ruleset_id)
-    if board_id not in load_boards(ruleset, boards_path):
-        raise click.BadParameter(f"unknown board {board_id!r}", param_hint="--board")
+    known = load_boards(ruleset, boards_path)
+    if board_id is None:
+        board_id = next(iter(known))
+    if board_id not in known:
+        raise click.BadParameter(f"unknown board {board_id!r} (known: {', '.join(known)})", param_hint="--board")
     try:
-        document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed, players, rounds, solo)
+        document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed, players or 3, rounds,
+                                   solo)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if out_path:

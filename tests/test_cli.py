@@ -112,6 +112,14 @@ def test_sequence_random_is_reproducible_and_dealt_per_player():
     assert len({m for r in first["rounds"] for m in r["offered"]}) == 30
     solo = json.loads(run("sequence", "random", "--seed", "7", "--solo").stdout)
     assert all(len(r["offered"]) == 1 for r in solo["rounds"])
+    assert solo == json.loads(run("sequence", "random", "--seed", "7", "--solo", "--players", "1").stdout)
+
+
+def test_sequence_random_takes_the_board_of_its_ruleset():
+    assert json.loads(run("sequence", "random", "--seed", "1").stdout)["board"] == "classic-A"
+    funner = run("sequence", "random", "--ruleset", "factory-funner", "--solo", "--seed", "1")
+    assert funner.exit_code == 0, funner.output
+    assert json.loads(funner.stdout)["board"] == "A"
 
 
 def test_show_json_is_the_layout_with_its_score(tmp_path):

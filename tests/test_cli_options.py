@@ -32,6 +32,8 @@ def one_line_usage_error(args: list[str], *needles: str) -> str:
     (["--no-such-option"], "No such option"),
     (["boards", "classic-Z"], "unknown board 'classic-Z'"),
     (["sequence", "random", "--players", "0"], "--players"),
+    (["sequence", "random", "--solo", "--players", "3"], "--solo offers one machine a round; --players 3"),
+    (["sequence", "random", "--board", "Z"], "unknown board 'Z' (known: classic-A, classic-B"),
     (["check"], "Missing argument"),
     (["solve", "--board", "classic-A"], "give the machines"),
 ])
