@@ -177,7 +177,7 @@ def _draw(layout: Layout) -> None:
 
 def _summary(result: StaticResult) -> Table:
     table = Table(show_header=False, box=None)
-    table.add_row("status", result.status)
+    table.add_row("status", result.status + (" (interrupted)" if result.interrupted else ""))
     if result.check is not None:
         for key, value in result.check.score.summary().items():
             table.add_row(key.replace("_", " "), str(value))
@@ -230,7 +230,9 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     if out_path:
         write_json(out_path, document)
         _err.print(f"wrote {out_path}")
-    if svg_path and result.layout is not None:
+    if svg_path and result.layout is None:
+        _err.print(f"no layout to draw ({result.status}): {svg_path} not written")
+    elif svg_path:
         try:
             from models.render.svg import layout_svg
         except ImportError:

@@ -153,3 +153,19 @@ def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_aft
     assert lines == ["best 90  bound 112  gap 19.6%  1.0s", "best 95  bound 112  gap 15.2%  2.0s",
                      "best 95  bound 110  gap 13.6%  5.0s", "best 95  bound 110  gap 13.6%  15.5s",
                      "best 97  bound 110  gap 11.8%  15.6s"]
+
+
+def test_no_layout_means_no_svg_and_says_so(tmp_path, solves):
+    svg = tmp_path / "best.svg"
+    result = invoke("--board", "classic-A", "--machines", "FF39", "--svg", str(svg))
+    assert result.exit_code == 0, result.output
+    assert f"no layout to draw (UNKNOWN): {svg} not written" in result.stderr.replace("\n", "")
+    assert not svg.exists()
+
+
+def test_an_interrupted_solve_says_so_beside_its_status(monkeypatch):
+    monkeypatch.setattr("solver.command.solve_static", lambda *a, **kw: StaticResult(
+        "UNKNOWN", None, None, None, None, 0.0, 0.0, None, None, interrupted=True))
+    result = invoke("--board", "classic-A", "--machines", "FF39")
+    assert result.exit_code == 0, result.output
+    assert "UNKNOWN (interrupted)" in result.stdout
