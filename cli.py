@@ -108,14 +108,11 @@ def _write_svg(path: str, svg: str) -> None:
 @JSON_OPTION
 def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
     """List the machines of a catalogue."""
-    from models.catalog import load_catalog
+    from models.catalog import catalog_document, load_catalog
 
     cat = load_catalog(_ruleset(ruleset_id), catalog_path)
-    if as_json:
-        _print_json([{"id": m.id, "name": m.name, "name_certain": m.name_certain, "income": m.income,
-                      "bonus_supply": m.bonus_supply,
-                      "ports": [{"at": p.at, "kind": p.kind, "colors": list(p.colors), "amount": p.amount} for p in m.ports]}
-                     for m in cat.machines.values()])
+    if as_json:   # a machines file: it works as --catalog FILE
+        _print_json(catalog_document(cat))
         return
     table = Table(title=f"{len(cat.machines)} machines ({ruleset_id}); names marked (?) are uncertain readings")
     for column in ("id", "name", "income", "inputs", "output", "bonus"):
@@ -139,17 +136,17 @@ def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
 @JSON_OPTION
 def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """List the boards, or draw one."""
-    from models.board import load_boards
+    from models.board import boards_document, load_boards
 
-    all_boards = load_boards(_ruleset(ruleset_id), boards_path)
+    ruleset = _ruleset(ruleset_id)
+    all_boards = load_boards(ruleset, boards_path)
     chosen = list(all_boards.values())
     if board_id is not None:
         if board_id not in all_boards:
             raise click.BadParameter(f"unknown board {board_id!r} (known: {', '.join(all_boards)})", param_hint="BOARD_ID")
         chosen = [all_boards[board_id]]
-    if as_json:
-        _print_json([{"id": b.id, "geometry": b.geometry.name, "playable": len(b.cells),
-                      "blocked": sorted(map(list, b.blocked)), "pillars": sorted(map(list, b.pillars))} for b in chosen])
+    if as_json:   # a boards file: it works as --boards FILE
+        _print_json(boards_document(ruleset, chosen))
         return
     if board_id is None:
         table = Table(title=f"boards ({ruleset_id})")

@@ -61,6 +61,24 @@ class Board:
 MAX_SIDE = 40
 
 
+def board_document(board: Board) -> dict:
+    """The board as a boards file lists it: `parse_boards` reads it back to an equal board, so
+    `factoryfun boards --json` output works as `--boards FILE`."""
+    shape = board.all_drawn_cells()
+    entry: dict = {"id": board.id, "geometry": board.geometry.name}
+    if shape == {(r, c) for r in range(board.rows) for c in range(board.cols)}:
+        entry.update(rows=board.rows, cols=board.cols)
+    else:
+        entry["cells"] = sorted(map(list, shape))
+    entry.update(blocked=sorted(map(list, board.blocked)), pillars=sorted(map(list, board.pillars)))
+    return entry
+
+
+def boards_document(ruleset: Ruleset, boards: list[Board]) -> dict:
+    """A boards file holding `boards` (see `board_document`)."""
+    return {"ruleset": ruleset.id, "boards": [board_document(b) for b in boards]}
+
+
 def _parse_cells(source: str, key: str, raw: object) -> set[Cell]:
     """A list of distinct cells, each coordinate within 0..MAX_SIDE-1 (a cell listed twice is a typo)."""
     cells: set[Cell] = set()

@@ -70,6 +70,15 @@ class Catalog:
         return machine_id in self.machines
 
 
+def catalog_document(catalog: Catalog) -> dict:
+    """The catalogue as a machines file lists it: `parse_catalog` reads it back to an equal catalogue, so
+    `factoryfun catalog --json` output works as `--catalog FILE`."""
+    return {"ruleset": catalog.ruleset, "machines": [
+        {"id": m.id, "name": m.name, "name_certain": m.name_certain, "income": m.income, "bonus_supply": m.bonus_supply,
+         "ports": [{"at": p.at, "kind": p.kind, "colors": list(p.colors), "amount": p.amount} for p in m.ports]}
+        for m in catalog.machines.values()]}
+
+
 def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
     require_keys(src, key, raw, {"at", "kind", "colors", "amount"})
     assert isinstance(raw, dict)

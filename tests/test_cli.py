@@ -7,7 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
+from models.board import load_boards
+from models.catalog import load_catalog
 from models.paths import EXAMPLES_DIR, MACHINES_DIR
+from models.rulesets import get_ruleset
 
 ROUND2 = str(EXAMPLES_DIR / "rulebook-round2.json")
 GAME = str(EXAMPLES_DIR / "rulebook-game.json")
@@ -89,14 +92,27 @@ def test_replay_json_result(tmp_path):
     assert again["result"] == document["result"]
 
 
-def test_catalog_json_lists_all_machines():
+def test_catalog_json_is_a_catalogue_file_that_reads_back(tmp_path):
     document = json.loads(run("catalog", "--json").stdout)
-    assert len(document) == 55 and document[0]["id"] == "FF01"
+    assert len(document["machines"]) == 55 and document["machines"][0]["id"] == "FF01"
+    path = tmp_path / "machines.json"
+    path.write_text(json.dumps(document))
+    rules = get_ruleset("factory-fun")
+    assert load_catalog(rules, path).machines == load_catalog(rules).machines
+    assert run("check", "--catalog", str(path), ROUND2).exit_code == 0
 
 
-def test_boards_json():
-    document = json.loads(run("boards", "--json").stdout)
-    assert [b["playable"] for b in document] == [77] * 10
+@pytest.mark.parametrize("ruleset, size", [("factory-fun", 10), ("factory-funner", 1)])
+def test_boards_json_is_a_boards_file_that_reads_back(tmp_path, ruleset, size):
+    document = json.loads(run("boards", "--ruleset", ruleset, "--json").stdout)
+    path = tmp_path / "boards.json"
+    path.write_text(json.dumps(document))
+    rules = get_ruleset(ruleset)
+    again = load_boards(rules, path)
+    assert len(again) == size and again == load_boards(rules)
+    if ruleset == "factory-fun":
+        assert [len(b.cells) for b in again.values()] == [77] * 10 and document["boards"][0]["rows"] == 9
+        assert run("check", "--boards", str(path), ROUND2).exit_code == 0
 
 
 def test_unknown_board_is_a_usage_error():
