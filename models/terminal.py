@@ -25,8 +25,19 @@ def leave_quietly() -> NoReturn:
     raise SystemExit(BROKEN_PIPE_EXIT)
 
 
+#: the width of output that goes to a file or a pipe (rich's default there is 80, which cut the replay,
+#: plan and analysis tables' headers to "offe…", "cha… bon…")
+PIPED_WIDTH = 120
+
+
 class Terminal(Console):
-    """A rich console that leaves with BROKEN_PIPE_EXIT when its reader goes away."""
+    """A rich console that leaves with BROKEN_PIPE_EXIT when its reader goes away, and is PIPED_WIDTH wide
+    when it writes to a file or pipe (a terminal keeps its own width; COLUMNS still wins)."""
+
+    def __init__(self, **options) -> None:
+        super().__init__(**options)
+        if "width" not in options and not self.is_terminal and "COLUMNS" not in os.environ:
+            self.width = PIPED_WIDTH
 
     def on_broken_pipe(self) -> None:
         self.quiet = True

@@ -12,7 +12,7 @@ import click
 import pytest
 
 import cli
-from models.terminal import BROKEN_PIPE_EXIT, Terminal
+from models.terminal import BROKEN_PIPE_EXIT, PIPED_WIDTH, Terminal
 
 
 class _Gone(io.StringIO):
@@ -65,3 +65,23 @@ def test_a_command_whose_echo_meets_a_closed_pipe_exits_141(no_dup):
     finally:
         cli.main.commands.pop("gone-reader-probe")
     assert isinstance(probe, click.Command)
+
+
+def test_output_to_a_file_or_pipe_is_wide_enough_for_the_tables(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    assert Terminal(file=io.StringIO()).width == PIPED_WIDTH == 120
+    assert Terminal(file=io.StringIO(), width=70).width == 70
+    monkeypatch.setenv("COLUMNS", "90")
+    assert Terminal(file=io.StringIO()).width == 90
+
+
+def test_the_replay_table_keeps_its_headers_when_piped(monkeypatch):
+    monkeypatch.delenv("COLUMNS", raising=False)
+    printed = io.StringIO()
+    monkeypatch.setattr(cli, "console", Terminal(file=printed))
+    from models.paths import EXAMPLES_DIR
+    with pytest.raises(SystemExit) as ended:
+        cli.main.main(["replay", str(EXAMPLES_DIR / "rulebook-game.json"), "--no-show"], standalone_mode=False)
+    assert ended.value.code == 0
+    header = next(line for line in printed.getvalue().splitlines() if "round" in line)
+    assert all(name in header for name in ("offered", "income", "penalty", "money")) and "…" not in header
