@@ -116,6 +116,13 @@ def test_text_drawing_has_a_block_per_row_and_the_machine_ids(rulebook: Layout) 
     assert "━" in plain and "RED" in plain and "OUT" in plain
 
 
+def test_the_text_legend_names_what_a_terminal_machine_shows(rulebook: Layout, hex_layout: Layout) -> None:
+    # a square machine shows its id and income, a hex cell only its id (the SVG adds the circled income and name)
+    assert "FF39 (9)" in draw_layout(rulebook).plain and "machine: id (income)" in draw_layout(rulebook).plain
+    plain = draw_layout(hex_layout).plain
+    assert "machine: id (the SVG adds income and name)" in plain and "income (circled)" not in plain
+
+
 def test_text_highlight_paints_a_red_background(rulebook: Layout) -> None:
     def red(text) -> int:
         return sum(len(text.plain[s.start:s.end]) for s in text.spans if "on red3" in str(s.style))

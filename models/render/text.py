@@ -325,11 +325,13 @@ def _legend(scene: Scene) -> Text:
     }
     out = Text()
     out.append("Legend\n", Style(bold=True))
+    # a terminal cell has room for less than the SVG's machine (income circled, name): say what it shows
+    shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)"}
     for entry in LEGEND:
         sample = samples[entry.key]
         out.append("  ")
         out.append_text(sample)
-        out.append(" " * max(1, 11 - sample.cell_len) + entry.label + "\n")
+        out.append(" " * max(1, 11 - sample.cell_len) + shown.get(entry.key, entry.label) + "\n")
     if scene.colors:
         out.append("  colours: ")
         for color in scene.colors:
