@@ -473,7 +473,10 @@ class _Track:
 
     def at_bound(self) -> bool:
         """The best layout meets the bound: it is optimal, and searching on could only confirm it."""
-        return self.best is not None and self.bound is not None and self.value() >= round(self.bound)
+        # (either direction: a cost of 9 is no cheaper than a bound of 6, which once ended a cost solve as
+        # "OPTIMAL 9" before CP-SAT ran, where 6 was reachable)
+        return (self.best is not None and self.bound is not None
+                and not _better(round(self.bound), self.value(), self.objective))
 
     def worth_proving(self, points: float) -> bool:
         """At most `points` between the best layout and the bound: the decomposition can close (or narrow) that."""
