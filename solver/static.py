@@ -270,7 +270,7 @@ def solve_static(
     first_seconds = None
     with Interrupt() as interrupt, ExitStack() as beside:
         start_layout = hint
-        use_construction = greedy if greedy is not None else True
+        use_construction = greedy is not False   # sketches unless told not (None or True)
         sketch_first: float | None = None   # when the first and the best sketch appeared
         sketch_start: Layout | None = None  # the best sketch before ruin-and-recreate moves
         sketch_best: float | None = None
