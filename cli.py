@@ -24,6 +24,8 @@ err_console = Terminal(stderr=True)
 CATALOG_OPTION = click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False), help="Use this machine catalogue file instead of the bundled one.")
 BOARDS_OPTION = click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="Use this boards file instead of the bundled one.")
 RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True, help="Ruleset id (factory-fun, factory-fun-2006, factory-funner).")
+#: players in a `sequence random` deal unless --players or --solo says otherwise
+DEFAULT_PLAYERS = 3
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (FORMATS.md).")
 
 
@@ -310,7 +312,8 @@ def sequence() -> None:
 
 @sequence.command("random")
 @seed_option(help="Shuffle seed: the same seed deals the same sequence again.")
-@click.option("--players", type=click.IntRange(min=1), default=None, help="Machines revealed a round (one per player).  [default: 3]")
+@click.option("--players", type=click.IntRange(min=1), default=None,
+              help=f"Machines revealed a round (one per player).  [default: {DEFAULT_PLAYERS}]")
 @click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rounds (default: the ruleset's).")
 @click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it (not with --players).")
 @click.option("--board", "board_id", default=None, help="Board id (default: the ruleset's first board, classic-A for factory-fun).")
@@ -335,8 +338,8 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
     if board_id not in known:
         raise click.BadParameter(f"unknown board {board_id!r} (known: {', '.join(known)})", param_hint="--board")
     try:
-        document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed, players or 3, rounds,
-                                   solo)
+        document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed,
+                                   players or DEFAULT_PLAYERS, rounds, solo)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if out_path:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Callable
 
+from models.board import Board
+from models.catalog import Catalog
 from models.check import CheckResult, check_layout
 from models.layout import Layout, MachinePlacement, Tile
 from models.networks import connect
+from models.rulesets import Ruleset
 
 from .variables import StaticVars
 
@@ -51,8 +54,17 @@ def layout_from_values(v: StaticVars, value: Value, diagonal: bool) -> Layout:
         else:
             sides = tuple(sorted((s for _, s in piece.slots), key=geometry.sides.index))
             tiles.append(Tile("pipe", piece.cells[0], sides=sides))
-    options = {"diagonal_intersection": True} if diagonal else {}
-    return Layout(v.ruleset, v.board, v.catalog, machines, tuple(tiles), options, source="<solver>")
+    return Layout(v.ruleset, v.board, v.catalog, machines, tuple(tiles), _options(diagonal), source="<solver>")
+
+
+def empty_layout(ruleset: Ruleset, board: Board, catalog: Catalog, diagonal: bool) -> Layout:
+    """No machine and no tile: legal, 0 points (an optional build never needs to score less)."""
+    return Layout(ruleset, board, catalog, (), (), _options(diagonal), source="<solver>")
+
+
+def _options(diagonal: bool) -> dict:
+    """A solver layout's options: the diagonal tile only when the solve allowed it."""
+    return {"diagonal_intersection": True} if diagonal else {}
 
 
 def prune(layout: Layout) -> Layout:

@@ -30,7 +30,7 @@ from .background import Background
 from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
 from .construct import greedy_layout
-from .extract import checked_layout, layout_from_values, prune
+from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
@@ -353,9 +353,7 @@ def solve_static(
         if optional and objective == "profit" and fixed is None:
             # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
             # worker alone once answered -69 for FF39 --optional)
-            options = {"diagonal_intersection": True} if diagonal else {}
-            track.offer(checked_layout(Layout(ruleset, board, catalog, (), (), options, source="<solver>")),
-                        time.monotonic() - start)
+            track.offer(checked_layout(empty_layout(ruleset, board, catalog, diagonal)), time.monotonic() - start)
         rounds_end = deadline - PROVE_LATE_SHARE * time_limit
         joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
         joined = (beside.enter_context(_joined_beside(ruleset, catalog, ids, joined_until - time.monotonic()))
