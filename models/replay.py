@@ -105,6 +105,7 @@ class _Replayer:
         self.game = game
         self.rules = game.ruleset
         self.violations: list[tuple[int, Violation]] = []
+        self.unearned: dict[str, int] = {}   # machine id -> income it earns once placed legally
 
     def add(self, number: int, rule: str, message: str, machines=()) -> None:
         self.violations.append((number, Violation(rule, message, [], sorted(machines))))
@@ -123,14 +124,15 @@ class _Replayer:
         report.moved_machines = machine_moves(before, after)
         changed = bool(report.new_tiles or report.removed_tiles or report.moved_machines or added or old_ids - new_ids)
         report.built = rnd.taken is not None and rnd.taken in added
+        violations_before = len(self.violations)
         if report.built:
             self.check_moves(number, report)
-            report.income = self.game.context.catalog[rnd.taken].income + (self.rules.last_pick_bonus if rnd.last_pick else 0)
+            income = self.game.context.catalog[rnd.taken].income + (self.rules.last_pick_bonus if rnd.last_pick else 0)
             report.cost = round_cost(before, after) + (self.rules.first_pick_fee if rnd.first_pick else 0)
-            money_after = money + report.income - report.cost
-            if money_after < 1:
-                self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {money_after}; it must stay at least 1", [rnd.taken])
-            report.money = money_after
+            if money + income - report.cost < 1:
+                self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {money + income - report.cost}; it must stay at least 1", [rnd.taken])
+            self.unearned[rnd.taken] = income
+            report.money = money - report.cost
         else:
             if changed:
                 self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
@@ -140,7 +142,17 @@ class _Replayer:
             report.money = money - report.penalty
         for violation in check_layout(after).violations:
             self.violations.append((number, violation))
+        if len(self.violations) == violations_before:
+            self.earn_income(report)
         return report, after
+
+    def earn_income(self, report: RoundReport) -> None:
+        """Credit every machine laid but not yet legally placed: RULES says income is earned in the
+        round a machine is first placed legally, so a round that breaks a rule earns nothing and its
+        machine's income waits for the first legal round."""
+        report.income = sum(self.unearned.values())
+        report.money += report.income
+        self.unearned.clear()
 
     def check_moves(self, number: int, report: RoundReport) -> None:
         moved = report.moved_machines

@@ -159,7 +159,7 @@ def test_illegal_played_game_keeps_violations_per_round() -> None:
     a = analyse(illegal_played(), best)
     assert a.played_violations and {n for n, _ in a.played_violations} == {3}
     assert a.rounds[2].played.violations and not a.rounds[0].played.violations
-    assert a.rounds[2].played.report.money == 6     # one reservoir cheaper: still compared
+    assert a.rounds[2].played.report.money == 1     # RULES: FF55's income waits for a legal round
     page = parse_html(analysis_html(a))
     assert page.red_items == 2 * len(a.played_violations)   # listed at the top and under the picture
 
@@ -194,7 +194,7 @@ def test_terminal_views_colour_losses_red_and_gains_green(analysis) -> None:
     text = render_terminal(analysis)
     assert "19.2%" in text and "where it fell short" in text
     assert "\x1b[1;31m-11" in text            # the running gap, red
-    _, best = documents()
-    gained = render_terminal(analyse(illegal_played(), best))
-    assert "\x1b[1;32m" in gained and "+1" in gained   # round 3 cost one less than the plan
-    assert "the played game is illegal" in gained
+    played, best = documents()
+    gained = render_terminal(analyse(best, played))     # the optimum played against the weaker game
+    assert "\x1b[1;32m+11" in gained
+    assert "the played game is illegal" in render_terminal(analyse(illegal_played(), best))

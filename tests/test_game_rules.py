@@ -166,6 +166,19 @@ def test_every_round_layout_must_be_legal():
     assert "loose-end" in rules_of(result)
 
 
+def test_income_waits_for_the_first_round_the_machine_is_placed_legally():
+    """RULES: income is earned in the round a machine is first placed legally, not when it is laid."""
+    illegal = copy.deepcopy(ROUND1)
+    illegal["tiles"] = illegal["tiles"][:2]  # two supplies, no output: the output port is loose
+    never = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": illegal}]))
+    assert never.rounds[0].income == 0 and never.money == 2 - 2
+    mended = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": illegal},
+                          {"offered": ["FF08"], "taken": "FF08", "layout": ROUND2}]))
+    assert {n for n, _ in mended.violations} == {1}
+    assert [r.income for r in mended.rounds] == [0, 9 + 8]
+    assert [r.money for r in mended.rounds] == [0, 0 + 17 - 3]
+
+
 def test_bonus_container_only_once_its_machine_is_built():
     """FF22 (red '+'): a second red supply container is allowed only with FF22 on the board."""
     two_red = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}],
