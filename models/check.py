@@ -91,8 +91,10 @@ class _Checker:
         return [self.layout.machines[self.layout.ports[i].machine].id for i in net.inputs + net.outputs]
 
     # rule families -----------------------------------------------------------
-    def loose_ends(self) -> None:
+    def loose_ends(self, dead_only: bool = False) -> None:
         for loose in self.conn.loose_ends:
+            if dead_only and loose.mendable:
+                continue
             kind, index = loose.node
             if kind == "port":
                 what = self.port_label(index)
@@ -226,3 +228,11 @@ class _Checker:
 def check_layout(layout: Layout) -> CheckResult:
     """Every violation of the layout rules, and the layout's static score."""
     return _Checker(layout).run()
+
+
+def dead_ends(layout: Layout) -> list[Violation]:
+    """The loose ends of a partial layout that no added tile can mend (a port or pipe end facing the
+    border, a pillar, a blocked cell or a machine's wall): why a fixed part can never be completed."""
+    checker = _Checker(layout)
+    checker.loose_ends(dead_only=True)
+    return checker.violations

@@ -23,6 +23,8 @@ class LooseEnd:
     cell: Cell
     side: str
     facing: str  # what it faces, for the message
+    mendable: bool = True  # False when it faces the border, a pillar, a blocked cell or a machine's wall
+
 
 
 @dataclass
@@ -124,7 +126,8 @@ def connect(layout: Layout) -> Connectivity:
             graph.add_edge(node, met)
             continue
         other = board.neighbour(cell, side)
-        loose.append(LooseEnd(node, cell, side, _describe_facing(layout, other, geometry.across(cell, side))))
+        dead = other is None or other in layout.machine_cells
+        loose.append(LooseEnd(node, cell, side, _describe_facing(layout, other, geometry.across(cell, side)), not dead))
 
     networks: list[Network] = []
     network_of: dict[Node, int] = {}

@@ -29,7 +29,8 @@ from models.rulesets import Ruleset
 from .background import Background
 from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
-from .construct import greedy_layout
+from .construct import feasible_layout, greedy_layout
+from .fixed_part import fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
@@ -100,6 +101,9 @@ ROUND_STALL = (10.0, 1 / 30)
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)
 MAIN_SHARE = 0.2
+#: share of the time left that a fixed part the sketches could not complete gives CP-SAT to find any layout
+#: without the objective (one machine and a lone fixed pipe: 1-7 s; with the objective none in 20 s)
+FEASIBLE_SHARE = 0.5
 #: ... and it hands over sooner, once its best layout has stood max(seconds, share x time limit)
 #: unimproved: the 4-machine sets find their best in about a second and the prover needed the rest.
 #: The sketches and ruin-and-recreate moves before it stop on the same stall (classic-A n6/s0: best 70
@@ -243,6 +247,9 @@ def solve_static(
         return StaticResult(status, **base)
 
     reason = infeasibility_reason(ruleset, board, catalog, must_place) if must_place else None
+    if not reason and fixed is not None:
+        unkeepable = fixed_part_reason(fixed, catalog, ids)
+        reason = f"the fixed layout cannot be kept: {unkeepable}" if unkeepable else None
     if reason:
         return result("INFEASIBLE", explanation=reason)
     # small sets get the triangle cuts at once: a bound that meets the first walks' best ends them
@@ -319,6 +326,9 @@ def solve_static(
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
                 sketch_first, sketch_best = walks.first_at - start, walks.best_at - start
+        if start_layout is None and fixed is not None and not interrupt.flag:
+            start_layout = feasible_layout(built, FEASIBLE_SHARE * (deadline - time.monotonic()), workers, seed,
+                                           diagonal, interrupt)
         if start_layout is None and use_construction:
             construction = greedy_layout(
                 ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),

@@ -153,6 +153,40 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
     assert {("end", (0, 6), None), ("supply", (2, 5), "red")} <= kept
 
 
+@pytest.mark.parametrize("machines, tiles, reason", [
+    ([("FF09", (0, 0), 0)], [], "FF09 input red 1 at Na on side N faces the board's border (cell [0, 0])"),
+    ([], [("pipe", (2, 4), "N", "S")], "pipe end on side S faces a pillar (cell [2, 4])"),
+    ([], [("supply", (5, 5), "green")], "the green supply container at [5, 5] can feed nothing: "
+                                          "no machine of the set has a green input"),
+    ([], [("supply", (5, 5), "red"), ("supply", (1, 1), "red")],
+     "2 red supply containers, but every machine of the set allows 1"),
+    ([], [("output", (1, c)) for c in range(1, 8, 2)], "4 output reservoirs, at most 3"),
+])
+def test_a_fixed_part_that_can_never_be_kept_is_infeasible_at_once_with_its_reason(machines, tiles, reason):
+    """A port facing the border, a pipe end facing the pillar, a container of a colour no machine drinks, more
+    containers than the set allows: no added tile mends them, so the solver says so instead of searching."""
+    result = solve(["FF09"], fixed=make_layout(machines=machines, tiles=tiles), time_limit=30.0, workers=1)
+    assert result.status == "INFEASIBLE" and result.seconds < 5.0
+    assert result.explanation == f"the fixed layout cannot be kept: {reason}"
+
+
+def test_a_bonus_machine_of_the_set_allows_a_second_fixed_container():
+    """FF22 (red "+") is in the set, so two fixed red containers are within its allowance."""
+    fixed = make_layout(tiles=[("supply", (5, 5), "red"), ("supply", (1, 1), "red")])
+    result = solve(["FF09", "FF22"], fixed=fixed, time_limit=1.0, workers=1, greedy=False)
+    assert "cannot be kept" not in result.explanation
+
+
+def test_a_lone_fixed_pipe_joins_a_network_of_the_layout():
+    """A pipe that serves no machine yet defeats the sketches; CP-SAT with the objective found no layout of
+    FF09 around it in 20 s with one worker. Without the objective it finds one, and the search goes on
+    from there."""
+    fixed = make_layout(tiles=[("pipe", (5, 5), "N", "S")])
+    result = solve(["FF09"], fixed=fixed, time_limit=15.0, workers=1)
+    assert result.layout is not None and result.check.legal
+    assert ("pipe", (5, 5), ("N", "S")) in {(t.kind, t.cell, t.sides) for t in result.layout.tiles}
+
+
 def test_a_hint_is_a_starting_solution():
     hint = make_layout(machines=[("FF09", (4, 6), 0)], tiles=[("supply", (3, 6), "red"), ("end", (4, 8))])
     assert check_layout(hint).score.total == 5

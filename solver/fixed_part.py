@@ -1,0 +1,47 @@
+"""Why a fixed part of a layout can never be completed: cheap facts, checked before any search.
+
+A `--fixed` layout is kept exactly, so some of its faults can never be mended by
+what the solver adds: a port or pipe end facing the border or a pillar, more
+supply containers of a colour than even every machine of the set allows, a
+container no machine of the set can drink from. Without these checks CP-SAT
+searched the whole time limit and said UNKNOWN; with them the player hears the
+reason at once.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from models.catalog import Catalog
+from models.check import check_layout, dead_ends
+from models.layout import Layout
+from models.stock import SupplyStock
+
+#: checker rules that no added tile or machine can mend once the fixed part breaks them
+_MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal")
+
+
+def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -> str | None:
+    """A player-readable reason why no legal layout of `machine_ids` keeps all of `fixed`, or None.
+
+    `machine_ids` is the whole set (the fixed machines included): their bonus
+    machines raise the supply allowance, and their inputs are what a fixed
+    container may feed.
+    """
+    for dead in dead_ends(fixed):
+        return f"{dead.message} (cell {list(dead.cells[0])})"
+    for violation in check_layout(fixed).violations:
+        if violation.rule in _MONOTONE_LIMITS:
+            return violation.message
+    machines = [catalog[m] for m in machine_ids]
+    supplies = Counter(t.color for t in fixed.tiles if t.kind == "supply")
+    stock = SupplyStock.of(fixed.ruleset, machines)
+    if not stock.allows(supplies):
+        colour = sorted(stock.excess(supplies))[0]
+        return (f"{supplies[colour]} {colour} supply containers, but every machine of the set allows "
+                f"{stock.allowed(colour)}" + (f" (+{stock.any_colour} of any colour)" if stock.any_colour else ""))
+    drunk = {colour for m in machines for port in m.inputs for colour in port.colors}
+    for tile in fixed.tiles:
+        if tile.kind == "supply" and tile.color not in drunk:
+            return (f"the {tile.color} supply container at {list(tile.cell)} can feed nothing: "
+                    f"no machine of the set has a {tile.color} input")
+    return None
