@@ -103,3 +103,18 @@ def test_a_relaxation_the_bound_time_cut_short_goes_on_beside_the_search(monkeyp
     assert said[0].startswith("bound on the final score: None")
     assert any("beside the search" in line for line in said)
     assert result.bound == 25 and result.final_score == 25 and result.status == "OPTIMAL"
+
+
+def test_a_one_round_game_stops_once_its_best_meets_the_bound():
+    """Funner FN41 from money 1: 1 + 7 - 2 = 6, the bound. The search stalls at 5; the game model then
+    proves 6 in seconds, and the plan must end there rather than at its time limit. Its progress lines
+    count from the plan's start, their best never falls and their bound never rises."""
+    game = parse_game({"ruleset": "factory-funner", "board": "A", "start_money": 1,
+                       "rounds": [{"offered": ["FN41"]}]}, "one.json")
+    lines: list[tuple[float, float, float]] = []
+    result = plan_game(game, time_limit=120, workers=1, seed=0, progress=lambda *line: lines.append(line))
+    assert result.final_score == 6 and result.status == "OPTIMAL"
+    assert result.seconds < 60
+    bests, bounds, seconds = zip(*lines)
+    assert list(bests) == sorted(bests) and list(bounds) == sorted(bounds, reverse=True)
+    assert list(seconds) == sorted(seconds) and bests[-1] == 6
