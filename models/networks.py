@@ -26,7 +26,6 @@ class LooseEnd:
     mendable: bool = True  # False when it faces the border, a pillar, a blocked cell or a machine's wall
 
 
-
 @dataclass
 class Network:
     nodes: list[Node]

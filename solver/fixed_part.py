@@ -36,7 +36,7 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
     supplies = Counter(t.color for t in fixed.tiles if t.kind == "supply")
     stock = SupplyStock.of(fixed.ruleset, machines)
     if not stock.allows(supplies):
-        colour = sorted(stock.excess(supplies))[0]
+        colour = min(stock.excess(supplies))
         return (f"{supplies[colour]} {colour} supply containers, but every machine of the set allows "
                 f"{stock.allowed(colour)}" + (f" (+{stock.any_colour} of any colour)" if stock.any_colour else ""))
     drunk = {colour for m in machines for port in m.inputs for colour in port.colors}

@@ -101,9 +101,6 @@ ROUND_STALL = (10.0, 1 / 30)
 #: expert-B FF16,FF27,FF30,FF46 were proved at 38 s, now at 27-29 s; the 4-machine sets that stay
 #: unproved end at the same scores and bounds)
 MAIN_SHARE = 0.2
-#: share of the time left that a fixed part the sketches could not complete gives CP-SAT to find any layout
-#: without the objective (one machine and a lone fixed pipe: 1-7 s; with the objective none in 20 s)
-FEASIBLE_SHARE = 0.5
 #: ... and it hands over sooner, once its best layout has stood max(seconds, share x time limit)
 #: unimproved: the 4-machine sets find their best in about a second and the prover needed the rest.
 #: The sketches and ruin-and-recreate moves before it stop on the same stall (classic-A n6/s0: best 70
@@ -122,14 +119,22 @@ BOUND_SECONDS = 5.0
 #: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
 #: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
 TRIANGLES_FIRST = 6
+#: share of the time left that a fixed part the sketches could not complete gives CP-SAT to find any layout
+#: without the objective (one machine and a lone fixed pipe: 1-7 s; with the objective none in 20 s)
+FEASIBLE_SHARE = 0.5
 #: sets of this many machines get, after the first walks, the relaxation with the tree cuts of whole
 #: groups of machines (solver/bounds.py `joined`: 11-12 s on the 6-machine benchmark sets, seconds each on
-#: 8 machines with nothing gained in 60 s), and the relaxation's arrangement laid on the board; smaller
-#: sets are proved by CP-SAT and the prover in seconds (the 2-machine benchmark rows waited 15 s for it)
-JOINED_MACHINES = (5, 6)
+#: 8 machines with nothing gained in 60 s), and the relaxation's arrangement laid on the board. On 3-4
+#: machines the walks miss some optima the laid arrangement finds at once (classic-A FF19,FF28,FF42: walks 19-21,
+#: laid 23 in under a second, proved at 3.9 s where one worker ended FEASIBLE at 30 s); pairs are proved by
+#: CP-SAT and the prover in seconds (the 2-machine benchmark rows waited 15 s for it)
+JOINED_MACHINES = (3, 6)
 #: share of the time limit and cap in seconds for that relaxation, and for the layouts laid from it
 JOINED = (0.1, 30.0)
 LAID = (0.1, 20.0)
+#: ... at most this many seconds on 3-4 machines, where what it finds comes in under a second and a
+#: bound one point above the optimum made it search its whole 20 s (classic-A n4/s0: proved at 27 s, not 10)
+LAID_SMALL = (4, 3.0)
 #: fed patterns whose relaxation is laid on the board (the bound's, then the next best ones)
 TOPOLOGIES = 3
 #: sets of this many machines get the relaxation with whole groups' cuts in a forked process beside the
@@ -586,7 +591,7 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
 
 def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
                      built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None) -> None:
-    """5-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
+    """3-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
     fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
     track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
     of 67 (the walks end at 65-66); FF08,FF12,FF34,FF40,FF42,FF50: 89 -> 88 and 87 (83-85)."""
@@ -598,8 +603,9 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
     if not topologies or track.at_bound():
         return
     before = track.value() if track.best is not None else -math.inf
-    for layout in relaxed_layouts(ruleset, board, catalog, ids, [(t.value, t.trees) for t in topologies],
-                                  min(LAID[1], LAID[0] * time_limit), seed,
+    laid_seconds = min(LAID[1], LAID[0] * time_limit, LAID_SMALL[1] if len(ids) <= LAID_SMALL[0] else math.inf)
+    patterns = [(t.value, t.trees) for t in topologies]
+    for layout in relaxed_layouts(ruleset, board, catalog, ids, patterns, laid_seconds, seed,
                                   bound=None if track.bound is None else int(track.bound)):
         _keep_legal(track, layout, time.monotonic() - start, ids, ids, None)
     if track.best is not None and track.value() > before:

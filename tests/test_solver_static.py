@@ -156,8 +156,8 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
 @pytest.mark.parametrize("machines, tiles, reason", [
     ([("FF09", (0, 0), 0)], [], "FF09 input red 1 at Na on side N faces the board's border (cell [0, 0])"),
     ([], [("pipe", (2, 4), "N", "S")], "pipe end on side S faces a pillar (cell [2, 4])"),
-    ([], [("supply", (5, 5), "green")], "the green supply container at [5, 5] can feed nothing: "
-                                          "no machine of the set has a green input"),
+    ([], [("supply", (5, 5), "green")],
+     "the green supply container at [5, 5] can feed nothing: no machine of the set has a green input"),
     ([], [("supply", (5, 5), "red"), ("supply", (1, 1), "red")],
      "2 red supply containers, but every machine of the set allows 1"),
     ([], [("output", (1, c)) for c in range(1, 8, 2)], "4 output reservoirs, at most 3"),
@@ -182,9 +182,16 @@ def test_a_lone_fixed_pipe_joins_a_network_of_the_layout():
     FF09 around it in 20 s with one worker. Without the objective it finds one, and the search goes on
     from there."""
     fixed = make_layout(tiles=[("pipe", (5, 5), "N", "S")])
-    result = solve(["FF09"], fixed=fixed, time_limit=15.0, workers=1)
+    result = solve(["FF09"], fixed=fixed, time_limit=30.0, workers=1)
     assert result.layout is not None and result.check.legal
     assert ("pipe", (5, 5), ("N", "S")) in {(t.kind, t.cell, t.sides) for t in result.layout.tiles}
+
+
+def test_three_machines_the_walks_miss_are_laid_from_the_relaxation():
+    """Classic-A FF19,FF28,FF42: the walks end at 19-21 (one worker stayed FEASIBLE for the whole 30 s); the
+    relaxation's arrangement laid on the board gives 23, the bound, at once."""
+    result = solve(["FF19", "FF28", "FF42"], time_limit=30.0, workers=1)
+    assert result.status == "OPTIMAL" and result.objective == 23
 
 
 def test_a_hint_is_a_starting_solution():
@@ -381,8 +388,8 @@ def test_seven_to_ten_machines_get_whole_groups_cuts_beside_the_walks(monkeypatc
     assert asked == []
 
 
-def test_five_and_six_machines_get_the_relaxation_laid_on_the_board_after_the_walks(monkeypatch):
-    """The laid relaxation's layouts reach the solve: a layout scoring the bound ends it OPTIMAL. Four
+def test_three_to_six_machines_get_the_relaxation_laid_on_the_board_after_the_walks(monkeypatch):
+    """The laid relaxation's layouts reach the solve: a layout scoring the bound ends it OPTIMAL. Two
     machines never ask for it (CP-SAT and the prover settle them in seconds)."""
     from solver import static
     asked, events = [], []
@@ -408,7 +415,7 @@ def test_five_and_six_machines_get_the_relaxation_laid_on_the_board_after_the_wa
     asked.clear()
     monkeypatch.undo()
     monkeypatch.setattr(static, "relaxed_topologies", topologies)
-    solve(["FF16", "FF27", "FF30", "FF46"], time_limit=10.0)
+    solve(["FF16", "FF27"], time_limit=10.0)
     assert asked == []
 
 
