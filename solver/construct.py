@@ -12,7 +12,7 @@ which CP-SAT alone rarely finds for 6-10 machines in minutes.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from models.board import Board
 from models.catalog import Catalog
@@ -23,7 +23,7 @@ from models.rulesets import Ruleset
 
 from .bounds import topology_bound
 from .extract import layout_from_values, prune
-from .model import StaticModel, add_objective_bound, build_static_model, fix_to_layout
+from .model import add_objective_bound, build_static_model, fix_to_layout
 from .search import Interrupt, empty_hint, partial_hint, run, value_reader
 
 
@@ -157,23 +157,3 @@ def greedy_layout(
             break
         pending, skipped = skipped, []
     return Construction(layout, placed, skipped, time.monotonic() - start)
-
-
-def feasible_layout(built: StaticModel, time_limit: float, workers: int = 2, seed: int = 0,
-                    diagonal: bool = False, interrupt: Interrupt | None = None) -> Layout | None:
-    """Any legal layout the model accepts, searched for without its objective.
-
-    A fixed part with tiles that serve no machine yet (a lone pipe) defeats the
-    sketches and the greedy steps; CP-SAT with the objective found no layout of
-    one machine and one such pipe in 20 s, and without it found one in 1-7 s
-    (a first solution it can then improve from).
-    """
-    model = built.model.clone()
-    model.clear_objective()
-    if not isinstance(built.excess, int):
-        model.add(built.excess == 0)   # the same variable index in the clone
-    outcome = run(replace(built, model=model), time_limit, workers, seed, interrupt=interrupt)
-    if outcome.values is None:
-        return None
-    layout = prune(layout_from_values(built.vars, value_reader(outcome.values), diagonal))
-    return layout if check_layout(layout).legal else None

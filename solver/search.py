@@ -76,6 +76,11 @@ class _Reporter(cp_model.CpSolverSolutionCallback):
             self.progress(self.best_value, bound, time.monotonic() - self.start)
 
 
+#: one worker runs CP-SAT's subsolvers (neighbourhood search among them) in turns instead of its one default
+#: search: FF09 around a lone fixed pipe was OPTIMAL 4 in 3.3 s this way, FEASIBLE -33 after 20 s without
+ONE_WORKER_INTERLEAVES = True
+
+
 def solver_parameters(
     solver: cp_model.CpSolver, time_limit: float, workers: int, seed: int, presolve: bool = True, log: bool = False,
 ) -> None:
@@ -137,6 +142,8 @@ def run(
     if interrupt is not None and interrupt.flag:
         time_limit = 0.0  # already interrupted: return at once, solution-less
     solver_parameters(solver, time_limit, workers, seed, presolve, log)
+    if workers <= 1 and ONE_WORKER_INTERLEAVES:
+        solver.parameters.interleave_search = True
     if gap_limit is not None:
         solver.parameters.relative_gap_limit = gap_limit
     start = time.monotonic()

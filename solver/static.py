@@ -29,7 +29,7 @@ from models.rulesets import Ruleset
 from .background import Background
 from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
-from .construct import feasible_layout, greedy_layout
+from .construct import greedy_layout
 from .fixed_part import fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
@@ -119,9 +119,6 @@ BOUND_SECONDS = 5.0
 #: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
 #: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
 TRIANGLES_FIRST = 6
-#: share of the time left that a fixed part the sketches could not complete gives CP-SAT to find any layout
-#: without the objective (one machine and a lone fixed pipe: 1-7 s; with the objective none in 20 s)
-FEASIBLE_SHARE = 0.5
 #: sets of this many machines get, after the first walks, the relaxation with the tree cuts of whole
 #: groups of machines (solver/bounds.py `joined`: 11-12 s on the 6-machine benchmark sets, seconds each on
 #: 8 machines with nothing gained in 60 s), and the relaxation's arrangement laid on the board. On 3-4
@@ -331,9 +328,6 @@ def solve_static(
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
                 sketch_first, sketch_best = walks.first_at - start, walks.best_at - start
-        if start_layout is None and fixed is not None and not interrupt.flag:
-            start_layout = feasible_layout(built, FEASIBLE_SHARE * (deadline - time.monotonic()), workers, seed,
-                                           diagonal, interrupt)
         if start_layout is None and use_construction:
             construction = greedy_layout(
                 ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),
