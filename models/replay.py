@@ -124,35 +124,40 @@ class _Replayer:
         report.moved_machines = machine_moves(before, after)
         changed = bool(report.new_tiles or report.removed_tiles or report.moved_machines or added or old_ids - new_ids)
         report.built = rnd.taken is not None and rnd.taken in added
-        violations_before = len(self.violations)
+        first = len(self.violations)
         if report.built:
             self.check_moves(number, report)
-            income = self.game.context.catalog[rnd.taken].income + (self.rules.last_pick_bonus if rnd.last_pick else 0)
+            self.unearned[rnd.taken] = (self.game.context.catalog[rnd.taken].income
+                                        + (self.rules.last_pick_bonus if rnd.last_pick else 0))
             report.cost = round_cost(before, after) + (self.rules.first_pick_fee if rnd.first_pick else 0)
-            if money + income - report.cost < 1:
-                self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {money + income - report.cost}; it must stay at least 1", [rnd.taken])
-            self.unearned[rnd.taken] = income
-            report.money = money - report.cost
+        elif changed:
+            self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
+        for violation in check_layout(after).violations:
+            self.violations.append((number, violation))
+        report.income = self.earn_income({m for _, v in self.violations[first:] for m in v.machines})
+        if report.built:
+            affordable = money + report.income + self.unearned.get(rnd.taken, 0) - report.cost
+            if affordable < 1:
+                self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {affordable}; "
+                         "it must stay at least 1", [rnd.taken])
+            report.money = money + report.income - report.cost
         else:
-            if changed:
-                self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
             if rnd.taken is not None:
                 fee = self.rules.first_pick_fee if rnd.first_pick else 0
                 report.penalty = skip_penalty(money, self.rules.skip_penalty + fee, rnd.last_pick)
-            report.money = money - report.penalty
-        for violation in check_layout(after).violations:
-            self.violations.append((number, violation))
-        if len(self.violations) == violations_before:
-            self.earn_income(report)
+            report.money = money + report.income - report.penalty
         return report, after
 
-    def earn_income(self, report: RoundReport) -> None:
-        """Credit every machine laid but not yet legally placed: RULES says income is earned in the
-        round a machine is first placed legally, so a round that breaks a rule earns nothing and its
-        machine's income waits for the first legal round."""
-        report.income = sum(self.unearned.values())
-        report.money += report.income
-        self.unearned.clear()
+    def earn_income(self, faulty: set[str]) -> int:
+        """Credit the machines laid and not yet paid for that no violation of this round names.
+
+        RULES: income is earned in the round a machine is first placed legally. A machine a rule names
+        (its input unfed, its port loose, its colours mixed) waits for the first round that names it no
+        more; a fault elsewhere on the board does not hold it back, so one mistake does not starve every
+        later round.
+        """
+        ready = [m for m in self.unearned if m not in faulty]
+        return sum(self.unearned.pop(m) for m in ready)
 
     def check_moves(self, number: int, report: RoundReport) -> None:
         moved = report.moved_machines

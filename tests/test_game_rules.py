@@ -179,6 +179,34 @@ def test_income_waits_for_the_first_round_the_machine_is_placed_legally():
     assert [r.money for r in mended.rounds] == [0, 0 + 17 - 3]
 
 
+def test_waiting_income_counts_towards_the_money_floor_of_the_round_that_earns_it():
+    """Round 1 lays FF39 without its green supply (2 -> 0, its 9 waits); round 2 mends it beside FF52
+    (income 2, cost 2): 0 + 9 + 2 - 2 = 9, no money-floor, and nothing earned in the quiet round 3."""
+    ff39 = {"id": "FF39", "cell": [5, 2], "rotation": 0}
+    round1 = {"machines": [ff39], "tiles": [{"kind": "supply", "color": "red", "cell": [4, 2]},
+                                            {"kind": "output", "cell": [5, 4]}]}
+    round2 = {"machines": [ff39, {"id": "FF52", "cell": [4, 1], "rotation": 270}],
+              "tiles": round1["tiles"] + [{"kind": "supply", "color": "green", "cell": [5, 1]},
+                                          {"kind": "output", "cell": [2, 1]}]}
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": round1},
+                          {"offered": ["FF52"], "taken": "FF52", "layout": round2},
+                          {"offered": ["FF40"], "taken": None}]))
+    assert rules_of(result) == ["input-unfed", "loose-end"]
+    assert [r.income for r in result.rounds] == [0, 11, 0]
+    assert [r.money for r in result.rounds] == [0, 9, 9]
+
+
+def test_a_fault_of_one_machine_does_not_hold_back_another_machines_income():
+    """Round 2 lays FF08 correctly but lifts FF39's green supply: FF08 earns its 8 all the same."""
+    broken = copy.deepcopy(ROUND2)
+    broken["tiles"] = [t for t in broken["tiles"] if t.get("color") != "green"]
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": "FF08", "layout": broken}]))
+    assert {n for n, _ in result.violations} == {2}
+    assert all("FF08" not in v.machines for _, v in result.violations)
+    assert [r.income for r in result.rounds] == [9, 8]
+
+
 def test_bonus_container_only_once_its_machine_is_built():
     """FF22 (red '+'): a second red supply container is allowed only with FF22 on the board."""
     two_red = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}],
