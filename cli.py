@@ -386,7 +386,8 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
         _draw(result.replay.final_layout)
     gap = "-" if result.gap is None else f"{result.gap:.1%}"
     console.print(f"final score [bold]{result.final_score}[/] (money {result.replay.money} + chain bonus "
-                  f"{result.replay.chain_bonus}); bound {result.bound}, gap {gap}, {result.status}"
+                  f"{result.replay.chain_bonus}); bound {'-' if result.bound is None else result.bound}, gap {gap}, "
+                  f"{result.status}"
                   + (" (interrupted)" if result.interrupted else ""))
 
 

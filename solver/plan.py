@@ -34,7 +34,7 @@ from models.replay import ReplayResult, replay_game
 from .background import Background
 from .bounds import TopologyBound, topology_bound
 from .plan_parallel import parallel_search
-from .search import Interrupt, Progress
+from .search import Interrupt, Progress, in_worker_thread
 from .staged import solve_staged
 
 RoundReport = Callable[[str], None]
@@ -110,7 +110,9 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     deadline = start + time_limit * (1 - staged_share)
     with Interrupt() as interrupt, ExitStack() as beside:
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
-        bound, settled = _final_bound(game, ids, start + min(BOUND_CAP, BOUND_SHARE * time_limit))
+        bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)
+        computed, answer = in_worker_thread(lambda: _final_bound(game, ids, bound_until), lambda: interrupt.flag)
+        bound, settled = answer if computed else (None, False)   # (Ctrl-C: no bound, and no search)
         say(f"bound on the final score: {bound} (start money + the relaxation of the offered machines)")
         later = deadline - BESIDE_MARGIN - time.monotonic()
         relaxing = (beside.enter_context(_relaxation_beside(game, ids, later))
@@ -145,7 +147,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             stalled = tiny and bool(best_seconds) and time.monotonic() - start - best_seconds[0] > TINY_STALL
             return interrupt.flag or stalled
 
-        found = parallel_search(game, deadline, workers, seed, better, stopped, stop_at=bound)
+        found = None if interrupt.flag else parallel_search(game, deadline, workers, seed, better, stopped, stop_at=bound)
         if not interrupt.flag:   # its time ended BESIDE_MARGIN before the search's: its value is on its way
             relaxed(max(0.5, start + time_limit - time.monotonic()))
         target: Layout | None = None

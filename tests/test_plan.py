@@ -118,3 +118,21 @@ def test_a_one_round_game_stops_once_its_best_meets_the_bound():
     bests, bounds, seconds = zip(*lines)
     assert list(bests) == sorted(bests) and list(bounds) == sorted(bounds, reverse=True)
     assert list(seconds) == sorted(seconds) and bests[-1] == 6
+
+
+def test_ctrl_c_during_the_bound_stops_the_plan_at_once():
+    """The bound of thirty offered machines takes up to 30 s of CP-SAT; Ctrl-C used to wait for it (33 s)."""
+    import os
+    import signal
+    import threading
+
+    game = parse_game(random_sequence(FF, load_catalog(FF), "classic-A", 7, players=3), "off7.json")
+    timer = threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    try:
+        result = plan_game(game, time_limit=600, workers=1)
+    finally:
+        timer.cancel()
+    assert result.interrupted and time.monotonic() - start < 8
+    assert result.replay.legal
