@@ -227,12 +227,14 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                           optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
                           fixed=fixed, diagonal=diagonal, progress=progress_lines(_dim))
     document = result_document(result)
-    if out_path:
+    if result.layout is None:   # a document without a layout is no layout document: nothing to read back
+        for path in (out_path, svg_path):
+            if path:
+                _err.print(f"no layout to write ({result.status}): {path} not written")
+    elif out_path:
         write_json(out_path, document)
         _err.print(f"wrote {out_path}")
-    if svg_path and result.layout is None:
-        _err.print(f"no layout to draw ({result.status}): {svg_path} not written")
-    elif svg_path:
+    if svg_path and result.layout is not None:
         try:
             from models.render.svg import layout_svg
         except ImportError:

@@ -434,7 +434,8 @@ def solve_static(
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
                       topology_bound=relaxed,
-                      explanation="no legal layout found within the time limit")
+                      explanation="no legal layout found before the interrupt" if interrupted
+                      else "no legal layout found within the time limit")
     value = _objective_of(best[1], objective)
     if bound is not None and _better(value, round(bound), objective):  # (value is whole, as is any proved bound)
         # a legal layout beyond a proved bound means the bound was never proved: say so, never report it

@@ -155,12 +155,15 @@ def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_aft
                      "best 97  bound 110  gap 11.8%  15.6s"]
 
 
-def test_no_layout_means_no_svg_and_says_so(tmp_path, solves):
-    svg = tmp_path / "best.svg"
-    result = invoke("--board", "classic-A", "--machines", "FF39", "--svg", str(svg))
+def test_no_layout_means_no_svg_nor_layout_file_and_says_so(tmp_path, solves):
+    """A document holding only a result is no layout document (check could not read it back)."""
+    svg, out = tmp_path / "best.svg", tmp_path / "best.json"
+    result = invoke("--board", "classic-A", "--machines", "FF39", "--svg", str(svg), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert f"no layout to draw (UNKNOWN): {svg} not written" in result.stderr.replace("\n", "")
-    assert not svg.exists()
+    stderr = result.stderr.replace("\n", "")
+    assert f"no layout to write (UNKNOWN): {svg} not written" in stderr
+    assert f"no layout to write (UNKNOWN): {out} not written" in stderr
+    assert not svg.exists() and not out.exists()
 
 
 def test_an_interrupted_solve_says_so_beside_its_status(monkeypatch):
