@@ -136,8 +136,9 @@ class Analysis:
 
     @property
     def plan_label(self) -> str:
-        """"optimum" only when proven; otherwise the honest "best plan"."""
-        return "optimum" if self.proven_optimal or (self.status is None and self.bound is None) else "best plan"
+        """"optimum" only when proven (a plan document without its result proves nothing); otherwise the
+        honest "best plan"."""
+        return "optimum" if self.proven_optimal else "best plan"
 
     @property
     def chain_difference(self) -> int:
@@ -206,6 +207,9 @@ def check_comparable(played: Game, best: Game) -> None:
         raise DocumentError(source, "options", f"plan options {_options(best)} differ from the played game's {_options(played)}")
     if played.start_money != best.start_money:
         raise DocumentError(source, "start_money", f"plan starts with {best.start_money}, the played game with {played.start_money}")
+    if not any(r.has_taken for r in best.rounds):
+        raise DocumentError(source, "rounds", "not a plan: no round says what was taken (a sequence? "
+                            "`factoryfun plan` makes a plan of it)")
     if len(played.rounds) != len(best.rounds):
         raise DocumentError(source, "rounds", f"plan has {len(best.rounds)} rounds, the played game {len(played.rounds)}")
     for t, (p, b) in enumerate(zip(played.rounds, best.rounds)):

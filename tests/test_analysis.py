@@ -116,7 +116,17 @@ def test_plan_without_bound_is_best_plan_when_status_feasible() -> None:
     a = analyse(played, best)
     assert (a.plan_gap, a.plan_label) == (4, "best plan")
     del best["result"]
-    assert analyse(played, best).bound is None
+    unproved = analyse(played, best)
+    assert unproved.bound is None and unproved.plan_label == "best plan"   # no result block: nothing proved
+
+
+def test_a_sequence_is_not_a_plan() -> None:
+    """`analyze --plan seq.json` used to call a bare sequence (take nothing, score 2) the "optimum"."""
+    played, best = documents()
+    sequence = {**best, "rounds": [{"offered": r["offered"]} for r in best["rounds"]]}
+    sequence.pop("result", None)
+    with pytest.raises(DocumentError, match="not a plan: no round says what was taken"):
+        analyse(played, sequence)
 
 
 def test_mismatched_offer_names_the_round() -> None:
