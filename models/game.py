@@ -24,8 +24,11 @@ class Round:
     has_taken: bool = False           # False in a sequence to plan for
 
     def planned(self, taken: str | None, layout: Layout | None) -> "Round":
-        """This offer as a planner played it: `taken` built into `layout`, or nothing taken (layout None)."""
-        return Round(list(self.offered), taken, self.last_pick, self.first_pick, layout, has_taken=True)
+        """This offer as a planner played it: `taken` built into `layout`, or nothing taken (layout None,
+        and then no first/last token: a token goes with a taken machine)."""
+        took = taken is not None
+        return Round(list(self.offered), taken, self.last_pick and took, self.first_pick and took, layout,
+                     has_taken=True)
 
 
 @dataclass
@@ -100,10 +103,27 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     expect(source, f"{key}.first_pick", first_pick, bool, "true or false")
     if first_pick and not context.ruleset.first_pick_fee:
         raise DocumentError(source, f"{key}.first_pick", f"ruleset {context.ruleset.id} has no first-pick token")
+    _check_tokens(source, key, t, raw, context, first_pick, last_pick)
     layout = None
     if "layout" in raw:
         layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
     return Round(offered, taken, last_pick, first_pick, layout, has_taken="taken" in raw)
+
+
+def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, first_pick: bool, last_pick: bool) -> None:
+    """Funner's first/last tokens (RULES: rounds 2-8, 3+ players) go to two different players who took a
+    machine; a round that gives one player both, or a token to nobody's machine, cannot happen."""
+    if not context.ruleset.first_pick_fee:
+        return   # Factory Fun's last_pick only means "the last machine left": any round
+    token = "first_pick" if first_pick else "last_pick" if last_pick else None
+    if token is None:
+        return
+    if t == 0:
+        raise DocumentError(source, f"{key}.{token}", "the first/last tokens are used from round 2 on")
+    if first_pick and last_pick:
+        raise DocumentError(source, key, "first_pick and last_pick go to different players, not both to one")
+    if "taken" in raw and raw["taken"] is None:
+        raise DocumentError(source, f"{key}.{token}", "a token goes with a taken machine, and this round takes none")
 
 
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:

@@ -175,7 +175,8 @@ class _Replayer:
             reports.append(report)
         chain = check_layout(layout).score.chain_bonus
         result = ReplayResult(reports, self.violations, layout, chain)
-        result.ladder = solo_ladder_verdict(self.rules, result.final_score)
+        solo = all(len(r.offered) == 1 and not (r.first_pick or r.last_pick) for r in self.game.rounds)
+        result.ladder = solo_ladder_verdict(self.rules, result.final_score) if solo else None   # (RULES: solo only)
         return result
 
 

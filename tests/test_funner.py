@@ -9,7 +9,7 @@ import pytest
 from models.catalog import load_catalog
 from models.check import check_layout
 from models.errors import DocumentError
-from models.game import parse_game
+from models.game import Round, parse_game
 from models.layout import parse_layout
 from models.replay import replay_game, round_cost, solo_ladder_verdict
 from models.rulesets import get_ruleset
@@ -132,6 +132,28 @@ def test_first_pick_token_is_funner_only():
                     "rounds": [{"offered": ["FF01"], "taken": "FF01", "first_pick": True}]}, "g.json")
 
 
+@pytest.mark.parametrize("rounds, message", [
+    ([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1, "first_pick": True}],
+     r"rounds\[0\]\.first_pick: the first/last tokens are used from round 2 on"),
+    ([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+      {"offered": ["EX02"], "taken": "EX02", "first_pick": True, "last_pick": True}],
+     r"rounds\[1\]: first_pick and last_pick go to different players"),
+    ([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+      {"offered": ["EX02"], "taken": None, "last_pick": True}],
+     r"rounds\[1\]\.last_pick: a token goes with a taken machine"),
+])
+def test_tokens_that_cannot_happen_are_document_errors(rounds, message):
+    """RULES: the first/last tokens are for rounds 2-8 and go to two players who each took a machine."""
+    with pytest.raises(DocumentError, match=message):
+        replay(funner_game(rounds))
+
+
+def test_a_plan_that_takes_nothing_drops_the_rounds_token():
+    offer = Round(["EX02"], None, last_pick=True, first_pick=False)
+    assert offer.planned(None, None).last_pick is False
+    assert offer.planned("EX02", None).last_pick is True
+
+
 def test_nine_black_tanks_at_most():
     body = {"machines": [], "tiles": [{"kind": "end", "cell": [q, 0], "side": "SE"} for q in range(6)]
             + [{"kind": "end", "cell": [q, 2], "side": "SE"} for q in range(4)]}
@@ -153,3 +175,11 @@ def test_solo_ladder(score, verdict):
 def test_eight_rounds_start_money_one_chain_three():
     assert (FUNNER.rounds, FUNNER.start_money, FUNNER.chain_bonus_per_point, FUNNER.skip_penalty) == (8, 1, 3, 2)
     assert len(load_catalog(FUNNER).machines) == 48
+
+
+def test_the_ladder_verdict_is_for_solo_games_only():
+    """RULES: the ladder is for solo games: one machine offered a round, no first/last tokens."""
+    solo = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1}])
+    assert replay(solo).ladder == "down"
+    with_others = funner_game([{"offered": ["EX01", "EX02"], "taken": "EX01", "layout": ROUND1}])
+    assert replay(with_others).ladder is None
