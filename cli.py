@@ -169,12 +169,14 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
 
 
 # -- layouts -----------------------------------------------------------------
-def _violation_table(violations, title: str) -> Table:
+def _violation_table(violations, title: str, rounds: list[str] | None = None) -> Table:
+    """Rule, message, cells and machines of each violation; with `rounds`, the rounds each stands in first."""
     table = Table(title=title, show_lines=False)
-    for column in ("rule", "message", "cells", "machines"):
+    for column in (["rounds"] if rounds is not None else []) + ["rule", "message", "cells", "machines"]:
         table.add_column(column, overflow="fold")
-    for v in violations:
-        table.add_row(v.rule, v.message, " ".join(str(list(c)) for c in v.cells), ", ".join(v.machines))
+    for i, v in enumerate(violations):
+        row = [v.rule, v.message, " ".join(str(list(c)) for c in v.cells), ", ".join(v.machines)]
+        table.add_row(*([rounds[i]] if rounds is not None else []) + row)
     return table
 
 
@@ -278,7 +280,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
     """Replay a game round by round and score it. Exit 0 legal, 1 illegal, 2 unreadable."""
     from models.game import load_game
     from models.jsonio import write_json
-    from models.replay import replay_game
+    from models.replay import grouped_violations, replay_game
 
     game = load_game(game_path, catalog_path, boards_path)
     result = replay_game(game)
@@ -295,12 +297,10 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
         if result.ladder:
             console.print(f"solo ladder: {result.ladder} a level" if result.ladder != "stay" else "solo ladder: stay on this level")
         if result.violations:
-            table = Table(title=f"{len(result.violations)} violation(s)")
-            for column in ("round", "rule", "message", "machines"):
-                table.add_column(column, overflow="fold")
-            for n, v in result.violations:
-                table.add_row(str(n), v.rule, v.message, ", ".join(v.machines))
-            console.print(table)
+            grouped = grouped_violations(result.violations)
+            title = f"{len(grouped)} violation(s)" + (f" ({len(result.violations)} round by round)"
+                                                      if len(grouped) < len(result.violations) else "")
+            console.print(_violation_table([v for _, v in grouped], title, [r for r, _ in grouped]))
             console.print("[red bold]illegal game[/]")
     sys.exit(0 if result.legal else 1)
 

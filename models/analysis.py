@@ -23,7 +23,7 @@ from .check import Violation
 from .errors import DocumentError
 from .game import Game
 from .layout import OPTION_DEFAULTS, Layout
-from .replay import ReplayResult, RoundReport, replay_game
+from .replay import ReplayResult, RoundReport, grouped_violations, replay_game
 
 #: How many losing rounds "where it fell short" names at most.
 SHORTFALL_ROUNDS = 3
@@ -382,8 +382,10 @@ def analysis_summary(analysis: Analysis) -> Group:
             lines.append(line)
     elif analysis.score_gap >= 0:
         lines.append(Text("no round lost money against the plan", style="green"))
-    for number, violation in analysis.played_violations:
-        lines.append(Text(f"round {number}: {violation.rule}: {violation.message}", style="bold red"))
+    for rounds, violation in grouped_violations(analysis.played_violations):
+        cells = " ".join(str(list(c)) for c in violation.cells)
+        lines.append(Text(f"round {rounds}: {violation.rule}: {violation.message}" + (f" at {cells}" if cells else ""),
+                          style="bold red"))
     if analysis.played_violations:
         lines.append(Text("the played game is illegal", style="bold red"))
     if analysis.best.violations:

@@ -180,6 +180,29 @@ class _Replayer:
         return result
 
 
+def grouped_violations(violations: list[tuple[int, Violation]]) -> list[tuple[str, Violation]]:
+    """Each distinct violation once, with the rounds it stands in ("3", "3-10", "2, 5"): a fault left in
+    place is reported again every round, and a table of 28 rows for one mistake hides it."""
+    rounds: dict[tuple, list[int]] = {}
+    first: dict[tuple, Violation] = {}
+    for number, violation in violations:
+        key = (violation.rule, violation.message, tuple(violation.cells), tuple(violation.machines))
+        rounds.setdefault(key, []).append(number)
+        first.setdefault(key, violation)
+    return [(_round_ranges(sorted(set(numbers))), first[key]) for key, numbers in rounds.items()]
+
+
+def _round_ranges(numbers: list[int]) -> str:
+    """[2, 3, 4, 7] -> "2-4, 7"."""
+    spans: list[list[int]] = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
 def replay_game(game: Game) -> ReplayResult:
     """Replay every round, collecting every violation of the game and layout rules."""
     return _Replayer(game).run()

@@ -238,3 +238,15 @@ def test_round_layout_errors_name_the_round():
     bad["machines"][0]["rotation"] = 45
     with pytest.raises(DocumentError, match=r"rounds\[0\]\.layout\.machines\[0\]\.rotation"):
         parse_game(game([{"offered": ["FF39"], "taken": "FF39", "layout": bad}]), "g.json")
+
+
+def test_a_fault_left_in_place_is_listed_once_with_its_rounds():
+    """One loose end kept for three rounds, another in rounds 1 and 3: two rows, "1-3" and "1, 3"."""
+    from models.check import Violation
+    from models.replay import grouped_violations
+
+    loose = Violation("loose-end", "pipe end on side N faces an empty cell", [(2, 3)])
+    other = Violation("stray-tile", "output not connected to any machine port", [(3, 0)])
+    kept = Violation("loose-end", "pipe end on side N faces an empty cell", [(2, 3)])
+    grouped = grouped_violations([(1, loose), (1, other), (2, kept), (3, loose), (3, other)])
+    assert [(rounds, v.rule) for rounds, v in grouped] == [("1-3", "loose-end"), ("1, 3", "stray-tile")]
