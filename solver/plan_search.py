@@ -138,6 +138,11 @@ def search_plans(game: Game, deadline: float, seed: int = 0, on_better: Better |
     while not halted():  # episodes: fresh sketches, then ruin and recreate until it stalls
         first = _first_sketches(best, choice, rng, min(deadline, time.monotonic() + sketch_seconds), halted)
         if first is None:
+            # no sketch of them all in a whole episode (expert-E, ten machines: none in 16 s, so a 20 s plan took
+            # nothing): one fewer next time, chosen at random; moves can fill its round again later
+            if len(choice) > 1:
+                dropped = rng.randrange(len(choice))
+                choice = choice[:dropped] + choice[dropped + 1:]
             continue
         _ruin_and_recreate(best, first, rounds, rng, deadline, halted, stall)
     return best.found

@@ -10,6 +10,7 @@ from models.rulesets import get_ruleset
 from models.sequence import random_sequence
 from solver.plan_parallel import parallel_search
 from solver.plan_search import first_choice, search_plans
+from solver.sketch import Attempt
 
 from test_plan import sequence
 
@@ -60,3 +61,25 @@ def test_worker_processes_return_a_plan_this_process_judges_legal():
     replayed = replay_game(plan)
     assert replayed.legal and replayed.final_score == found.score
     assert seen == sorted(seen) and seen[-1] == found.score
+
+
+def test_a_choice_no_sketch_lays_is_cut_down_until_one_does(monkeypatch):
+    """Expert-E, ten chosen machines: no sketch in 16 s, so a 20 s plan took nothing. Each episode without a
+    sketch drops one machine: here sketches of more than two machines fail, and the plan still builds."""
+    import solver.plan_search as plan_search
+
+    real = plan_search.sketch_attempts
+    tried: list[int] = []
+
+    def sketches(ruleset, board, catalog, ids, *args, **kw):
+        tried.append(len(ids))
+        if len(ids) > 2:
+            return iter([Attempt(None, "test: too many")])
+        return real(ruleset, board, catalog, ids, *args, **kw)
+
+    monkeypatch.setattr(plan_search, "sketch_attempts", sketches)
+    monkeypatch.setattr(plan_search, "SKETCH_CAP", 0.5)
+    game = sequence(["FF39"], ["FF08"], ["FF43"], ["FF09"])
+    found = search_plans(game, time.monotonic() + 8, seed=3)
+    assert found is not None and found.built.replay.legal and found.built.final_score > 2
+    assert max(tried) == 4 and 2 in tried
