@@ -113,7 +113,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)
         computed, answer = in_worker_thread(lambda: _final_bound(game, ids, bound_until), lambda: interrupt.flag)
         bound, settled = answer if computed else (None, False)   # (Ctrl-C: no bound, and no search)
-        say(f"bound on the final score: {bound} (start money + the relaxation of the offered machines)")
+        if computed:
+            say(f"bound on the final score: {bound} (start money + the relaxation of the offered machines)")
         later = deadline - BESIDE_MARGIN - time.monotonic()
         relaxing = (beside.enter_context(_relaxation_beside(game, ids, later))
                     if not settled and later >= BESIDE_LEAST and not interrupt.flag else None)
