@@ -430,7 +430,7 @@ def solve_static(
                     presolve, log, interrupt)
         interrupted = interrupt.flag
 
-    best, bound, status = track.best, track.bound, ("OPTIMAL" if track.optimal else "UNKNOWN")
+    best, bound, status = track.best, _whole(track.bound, objective), ("OPTIMAL" if track.optimal else "UNKNOWN")
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
                       topology_bound=relaxed,
@@ -620,6 +620,14 @@ def _bound_into(track: "_Track", built: StaticModel, bound: float) -> None:
     """A bound proved by another phase: the track keeps the tighter, and CP-SAT's model gets it as a constraint."""
     track.tighten(bound)
     add_objective_bound(built, int(track.bound))
+
+
+def _whole(bound: float | None, objective: str) -> int | None:
+    """A proved bound on a whole-number objective, as the whole number it proves: CP-SAT's came as floats
+    (50.0 beside another run's 50 in the JSON)."""
+    if bound is None or math.isinf(bound):
+        return None
+    return math.ceil(bound - 1e-6) if objective == "cost" else math.floor(bound + 1e-6)
 
 
 def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:

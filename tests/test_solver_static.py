@@ -453,3 +453,9 @@ def test_a_bound_that_comes_between_rounds_and_meets_the_best_ends_the_rounds():
         static._walk_again(track, walk, ["FF09"], 0, iter(range(1, 100)), False, 300.0, time.monotonic() + 60.0,
                            time.monotonic(), interrupt, None, between=lambda: track.tighten(check.score.total))
     assert walks == [] and track.at_bound()
+
+
+def test_a_feasible_results_bound_is_a_whole_number():
+    """CP-SAT's bound comes as a float; the result's is the whole number it proves (JSON mixed 50 and 50.0)."""
+    result = solve(EIGHT, time_limit=5.0, workers=1)
+    assert result.bound is None or type(result.bound) is int
