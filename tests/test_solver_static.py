@@ -459,3 +459,6 @@ def test_a_feasible_results_bound_is_a_whole_number():
     """CP-SAT's bound comes as a float; the result's is the whole number it proves (JSON mixed 50 and 50.0)."""
     result = solve(EIGHT, time_limit=5.0, workers=1)
     assert result.bound is None or type(result.bound) is int
+    from solver.static import _whole
+    assert [_whole(50.0, "profit"), _whole(50.4, "profit"), _whole(6.2, "cost"), _whole(None, "cost")] == [50, 50, 7, None]
+    assert type(_whole(50.0, "profit")) is int
