@@ -55,18 +55,23 @@ class Start:
 def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], schedule: Schedule,
                        workers: int, seed: int, fixed: Layout | None = None, order: list[str] | None = None,
                        interrupted: Callable[[], bool] = lambda: False,
-                       on_better: Callable[[int, float], None] | None = None) -> Start:
-    """Walks in this process and `workers - 1` others; `on_better(score, time.monotonic())` on each improvement."""
+                       on_better: Callable[[int, float], None] | None = None,
+                       worth: Callable[[Layout], int] | None = None) -> Start:
+    """Walks in this process and `workers - 1` others; `on_better(score, time.monotonic())` on each improvement.
+
+    `worth` ranks the sketches (the static score unless told: a cost solve gives minus the cost, and has
+    no moves, which only know the static score)."""
     context = Context(ruleset, board, catalog)
+    value = worth if worth is not None else (lambda layout: check_layout(layout).score.total)
 
     def walk(walk_seed: int, fleet: Fleet[_Documents], stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
-        return _walk(ruleset, board, catalog, ids, schedule, walk_seed, fleet, fixed, order, stop)
+        return _walk(ruleset, board, catalog, ids, schedule, walk_seed, fleet, fixed, order, stop, worth)
 
     def child(child_seed: int, fleet: Fleet[_Documents]) -> _Documents | None:
         layout, sketch = walk(child_seed, fleet, lambda: False)
         if layout is None or sketch is None:
             return None
-        return check_layout(layout).score.total, layout.to_dict(), sketch.to_dict()
+        return value(layout), layout.to_dict(), sketch.to_dict()
 
     with Fleet(child, workers, seed) as fleet:
         def polled() -> bool:
@@ -81,7 +86,7 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
         finals = fleet.results(time.monotonic())
         polled()
         shared = fleet.best()
-    walks = [] if layout is None or sketch is None else [(check_layout(layout).score.total, layout, sketch)]
+    walks = [] if layout is None or sketch is None else [(value(layout), layout, sketch)]
     for score, body, sketch_body in finals:
         layout_read = _parsed(body, context)
         walks.append((score, layout_read, layout_read if sketch_body == body else _parsed(sketch_body, context)))
@@ -93,7 +98,7 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
 
 def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], schedule: Schedule, seed: int,
           fleet: Fleet[_Documents], fixed: Layout | None, order: list[str] | None,
-          stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
+          stop: Callable[[], bool], worth: Callable[[Layout], int] | None = None) -> tuple[Layout | None, Layout | None]:
     """One walk: its best layout after the moves, and the best sketch they started from."""
     began = time.monotonic()
     phase = [began, schedule.stall]
@@ -110,7 +115,7 @@ def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], sche
         return time.monotonic() - max(phase[0], best[2]) >= phase[1]
 
     sketch = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=order,
-                         time_limit=schedule.sketch_seconds, on_better=fleet.better, stop=stalled)
+                         time_limit=schedule.sketch_seconds, on_better=fleet.better, stop=stalled, worth=worth)
     if sketch is None or schedule.improve_seconds <= 0:
         return sketch, sketch
     phase[:] = [time.monotonic(), schedule.later_stall]

@@ -108,3 +108,20 @@ def test_never_returns_a_layout_the_checker_rejects(monkeypatch):
     monkeypatch.setattr(sketch.search, "check_layout", lambda layout: Rejected())
     ids = random_set(FF_CATALOG, 3, 0)
     assert sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, time_limit=0.5) is None
+
+
+def test_best_sketch_ranks_by_the_worth_it_is_given():
+    """A cost solve ranks sketches by minus their cost; it used to keep the highest static score."""
+    from solver.sketch import best_sketch
+
+    ids = random_set(FF_CATALOG, 3, 2)
+    seen: list[Layout] = []
+
+    def by_cost(layout: Layout) -> int:
+        seen.append(layout)
+        return -check_layout(layout).score.cost
+
+    cheapest = best_sketch(FF, CLASSIC_A, FF_CATALOG, ids, seed=1, time_limit=1.5, worth=by_cost)
+    assert cheapest is not None and len(seen) > 1
+    costs = [check_layout(layout).score.cost for layout in seen]
+    assert check_layout(cheapest).score.cost == min(costs)
