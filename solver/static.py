@@ -380,9 +380,12 @@ def solve_static(
         if start_layout is not None and (best is None or start_layout is not sketch_start):
             _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
                         ids, must_place, fixed)
-        if (provable and fixed is None and hint is None and not diagonal and triangles_supported(ruleset)
-                and not interrupt.flag and not track.at_bound()):
-            _joined_and_laid(ruleset, board, catalog, ids, track, built, time_limit, seed, start, progress)
+        # (--optional too: its layouts place every machine, which the optional optimum often does; QA: expert-B
+        # FF45,FF48,FF53 stuck at 24 in two runs of six, laid 29 in 1.4 s; but its bound is not the optional one)
+        if (objective == "profit" and len(ids) <= PROVE_MAX_MACHINES and fixed is None and hint is None
+                and not diagonal and triangles_supported(ruleset) and not interrupt.flag and not track.at_bound()):
+            _joined_and_laid(ruleset, board, catalog, ids, track, built, time_limit, seed, start, progress,
+                             bound_holds=not optional)
         searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
                      else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
         if rounds_first and track.best is not None:
@@ -585,7 +588,8 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
 
 
 def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
-                     built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None) -> None:
+                     built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None,
+                     bound_holds: bool = True) -> None:
     """3-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
     fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
     track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
@@ -593,7 +597,7 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
     if not JOINED_MACHINES[0] <= len(ids) <= JOINED_MACHINES[1]:
         return
     topologies = relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit))
-    if topologies and topologies[0].value is not None:
+    if bound_holds and topologies and topologies[0].value is not None:   # (every machine placed: not --optional)
         _bound_into(track, built, topologies[0].value)
     if not topologies or track.at_bound():
         return

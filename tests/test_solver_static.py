@@ -419,6 +419,24 @@ def test_three_to_six_machines_get_the_relaxation_laid_on_the_board_after_the_wa
     assert asked == []
 
 
+def test_optional_solves_lay_the_relaxation_too_but_keep_their_own_bound(monkeypatch):
+    """--optional gets the laid layouts (QA: expert-B FF45,FF48,FF53 stuck at 24 in two runs of six, laid 29
+    in 1.4 s), but the relaxation with every machine placed bounds nothing there: given a value below the
+    layout it lays, the solve must neither take it as a bound nor stop on it."""
+    from solver import static
+    events = []
+
+    def topologies(ruleset, catalog, ids, most, seconds, **kw):
+        events.append("relaxed")
+        return [SimpleNamespace(value=60, trees=["a tree"])]
+
+    monkeypatch.setattr(static, "relaxed_topologies", topologies)
+    monkeypatch.setattr(static, "relaxed_layouts", lambda *a, **kw: [load_layout_67()])
+    result = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], optional=True, time_limit=15.0)
+    assert "relaxed" in events
+    assert result.objective >= 67 and result.bound >= result.objective
+
+
 def load_layout_67():
     """classic-A FF01,FF12,FF22,FF36,FF47,FF48 at its optimum, 67 (the laid relaxation's layout)."""
     machines = [("FF01", (1, 6), 0), ("FF48", (1, 4), 0), ("FF22", (3, 5), 270), ("FF47", (3, 3), 270),
