@@ -372,8 +372,8 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     from solver.plan import plan_game
 
     game = load_game(sequence_path, catalog_path, boards_path)
-    result = plan_game(game, time_limit, workers, seed, progress=_progress_printer("plan"),
-                       report=lambda text: err_console.print(text))
+    with _progress_printer("plan") as progress:
+        result = plan_game(game, time_limit, workers, seed, progress=progress, report=lambda text: err_console.print(text))
     document = result.to_document()
     if out_path:
         write_json(out_path, document)
@@ -414,8 +414,9 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     else:
         from solver.plan import plan_game
 
-        result = plan_game(played, time_limit, workers, seed, progress=_progress_printer("plan"),
-                           report=lambda text: err_console.print(text))
+        with _progress_printer("plan") as progress:
+            result = plan_game(played, time_limit, workers, seed, progress=progress,
+                               report=lambda text: err_console.print(text))
         best, bound, status = result.game, result.bound, result.status
         if plan_out:
             write_json(plan_out, result.to_document())

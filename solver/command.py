@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -146,21 +148,53 @@ def result_document(result: StaticResult) -> dict[str, Any]:
 REPEAT_SECONDS = 10.0
 
 
-def progress_lines(show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> Progress:
+class ProgressLines:
     """A progress callback printing best, bound, gap and elapsed through `show`: each change at once, and the
-    same state again only after `repeat` seconds (so a long quiet search still shows it is alive)."""
-    printed: tuple[int, int] | None = None   # the (best, bound) printed last ...
-    printed_at = -math.inf                   # ... and when
+    same state again only after `repeat` seconds. Used as a context manager it also keeps a quiet search
+    visibly alive: a phase that reports nothing (the prover) left 13-15 s without a line, so a heartbeat
+    thread prints the last state again every `repeat` seconds of silence."""
 
-    def progress(best: float, bound: float, elapsed: float) -> None:
-        nonlocal printed, printed_at
-        state = (round(best), round(bound))
-        if state == printed and elapsed - printed_at < repeat:
-            return
-        printed, printed_at = state, elapsed
-        show(f"best {best:.0f}  bound {bound:.0f}  gap {relative_gap(best, bound):.1%}  {elapsed:.1f}s")
+    def __init__(self, show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> None:
+        self.show, self.repeat = show, repeat
+        self.printed: tuple[float, float] | None = None   # the (best, bound) printed last ...
+        self.printed_at = -math.inf                        # ... at this elapsed time
+        self.started: float | None = None                  # time.monotonic() at elapsed 0
+        self.lock = threading.Lock()
+        self.quiet = threading.Event()
 
-    return progress
+    def __call__(self, best: float, bound: float, elapsed: float) -> None:
+        with self.lock:
+            self.started = time.monotonic() - elapsed
+            state = (round(best), round(bound))
+            if self.printed is not None and state == (round(self.printed[0]), round(self.printed[1])) \
+                    and elapsed - self.printed_at < self.repeat:
+                return
+            self._print(best, bound, elapsed)
+
+    def _print(self, best: float, bound: float, elapsed: float) -> None:
+        self.printed, self.printed_at = (best, bound), elapsed
+        self.show(f"best {best:.0f}  bound {bound:.0f}  gap {relative_gap(best, bound):.1%}  {elapsed:.1f}s")
+
+    def _beat(self) -> None:
+        while not self.quiet.wait(min(1.0, self.repeat / 2)):
+            with self.lock:
+                if self.printed is None or self.started is None:
+                    continue
+                elapsed = time.monotonic() - self.started
+                if elapsed - self.printed_at >= self.repeat:
+                    self._print(*self.printed, elapsed)
+
+    def __enter__(self) -> "ProgressLines":
+        threading.Thread(target=self._beat, name="progress", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.quiet.set()
+
+
+def progress_lines(show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> ProgressLines:
+    """`ProgressLines(show, repeat)`: the progress callback of `solve`, `plan` and `analyze`."""
+    return ProgressLines(show, repeat)
 
 
 def _dim(line: str) -> None:
@@ -223,9 +257,10 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
     _err.print(f"solving {len(placed)} machines{also} on {board_id} ({objective}{', optional' if optional else ''}, "
                f"{time_limit:g}s, {workers} workers)")
-    result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
-                          optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
-                          fixed=fixed, diagonal=diagonal, progress=progress_lines(_dim))
+    with progress_lines(_dim) as progress:
+        result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
+                              optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
+                              fixed=fixed, diagonal=diagonal, progress=progress)
     document = result_document(result)
     if result.layout is None:   # a document without a layout is no layout document: nothing to read back
         for path in (out_path, svg_path):

@@ -155,6 +155,20 @@ def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_aft
                      "best 97  bound 110  gap 11.8%  15.6s"]
 
 
+def test_a_quiet_search_still_prints_its_state_every_repeat_seconds():
+    """A phase that reports nothing (the prover) left 13-15 s without a line: the heartbeat repeats the last."""
+    import time
+
+    lines: list[str] = []
+    with progress_lines(lines.append, repeat=0.2) as progress:
+        progress(95, 110, 0.0)
+        time.sleep(0.9)
+    assert len(lines) >= 3 and all(line.startswith("best 95  bound 110") for line in lines)
+    count = len(lines)
+    time.sleep(0.4)
+    assert len(lines) == count   # silent once the solve is over
+
+
 def test_no_layout_means_no_svg_nor_layout_file_and_says_so(tmp_path, solves):
     """A document holding only a result is no layout document (check could not read it back)."""
     svg, out = tmp_path / "best.svg", tmp_path / "best.json"
