@@ -14,6 +14,7 @@ from html import escape
 from .analysis import Analysis, GameRound, RoundComparison, bound_text, money_moves, share_text, signed
 from .render import layout_svg
 from .render.svg import legend_svg
+from .replay import grouped_violations
 
 
 CSS = """
@@ -147,7 +148,8 @@ def _shortfalls(a: Analysis) -> str:
 def _violations(a: Analysis) -> str:
     if not a.played_violations:
         return ""
-    lis = "".join(f"<li>round {n}: <b>{escape(v.rule)}</b> &ndash; {escape(v.message)}</li>" for n, v in a.played_violations)
+    lis = "".join(f"<li>round {rounds}: <b>{escape(v.rule)}</b> &ndash; {escape(v.message)}</li>"
+                  for rounds, v in grouped_violations(a.played_violations))
     return f'<h2>Rule violations in your game</h2><div class="violations"><ul>{lis}</ul></div>'
 
 
