@@ -23,7 +23,6 @@ from models.layout import Layout, load_layout, resolve_context
 from models.terminal import Terminal
 
 from .extract import prune
-from .search import Progress
 from .static import StaticResult, relative_gap, solve_static
 
 _out = Terminal()
