@@ -174,9 +174,9 @@ def _violation_table(violations, title: str, rounds: list[str] | None = None) ->
     table = Table(title=title, show_lines=False)
     for column in (["rounds"] if rounds is not None else []) + ["rule", "message", "cells", "machines"]:
         table.add_column(column, overflow="fold")
-    for i, v in enumerate(violations):
-        row = [v.rule, v.message, " ".join(str(list(c)) for c in v.cells), ", ".join(v.machines)]
-        table.add_row(*([rounds[i]] if rounds is not None else []) + row)
+    for v, stands_in in zip(violations, rounds or [None] * len(violations)):
+        row = [v.rule, v.message, v.cells_text, ", ".join(v.machines)]
+        table.add_row(*([stands_in] if rounds is not None else []) + row)
     return table
 
 

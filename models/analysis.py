@@ -383,9 +383,8 @@ def analysis_summary(analysis: Analysis) -> Group:
     elif analysis.score_gap >= 0:
         lines.append(Text("no round lost money against the plan", style="green"))
     for rounds, violation in grouped_violations(analysis.played_violations):
-        cells = " ".join(str(list(c)) for c in violation.cells)
-        lines.append(Text(f"round {rounds}: {violation.rule}: {violation.message}" + (f" at {cells}" if cells else ""),
-                          style="bold red"))
+        at = f" at {violation.cells_text}" if violation.cells else ""
+        lines.append(Text(f"round {rounds}: {violation.rule}: {violation.message}{at}", style="bold red"))
     if analysis.played_violations:
         lines.append(Text("the played game is illegal", style="bold red"))
     if analysis.best.violations:

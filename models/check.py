@@ -46,6 +46,11 @@ class Violation:
     def to_dict(self) -> dict[str, Any]:
         return {"rule": self.rule, "message": self.message, "cells": [list(c) for c in self.cells], "machines": self.machines}
 
+    @property
+    def cells_text(self) -> str:
+        """"[2, 3] [3, 0]": the cells as the terminal views print them."""
+        return " ".join(str(list(c)) for c in self.cells)
+
 
 @dataclass
 class CheckResult:

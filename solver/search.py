@@ -77,7 +77,9 @@ class _Reporter(cp_model.CpSolverSolutionCallback):
 
 
 #: one worker runs CP-SAT's subsolvers (neighbourhood search among them) in turns instead of its one default
-#: search: FF09 around a lone fixed pipe was OPTIMAL 4 in 3.3 s this way, FEASIBLE -33 after 20 s without
+#: search: FF09 around a lone fixed pipe was OPTIMAL 4 in 3.3 s this way, FEASIBLE -33 after 20 s without.
+#: Set in `run` (layout searches), not in `solver_parameters`: the relaxations and the prover's splits also
+#: solve with one worker, and they prove rather than search
 ONE_WORKER_INTERLEAVES = True
 
 
@@ -208,11 +210,11 @@ def _solve_interruptibly(solver: cp_model.CpSolver, model: cp_model.CpModel, rep
     return in_worker_thread(lambda: solver.Solve(model, reporter))[1]
 
 
-Value = TypeVar("Value")
+Result = TypeVar("Result")
 
 
-def in_worker_thread(call: Callable[[], Value], give_up: Callable[[], bool] = lambda: False
-                     ) -> tuple[bool, Value | None]:
+def in_worker_thread(call: Callable[[], Result], give_up: Callable[[], bool] = lambda: False
+                     ) -> tuple[bool, Result | None]:
     """(True, `call()`), computed in a worker thread while the main thread waits in Python; or (False, None)
     as soon as `give_up()` says so, the thread left to end on its own.
 
