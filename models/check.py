@@ -191,20 +191,16 @@ class _Checker:
         for component in nx.strongly_connected_components(graph):
             if len(component) > 1 or any(graph.has_edge(m, m) for m in component):
                 ids = [layout.machines[m].id for m in sorted(component)]
-                text = f"machine {ids[0]} feeds itself" if len(ids) == 1 else "machines feed each other in a loop: " + " -> ".join(ids)
                 cells = [c for m in component for c in layout.machine_footprint(layout.machines[m])]
-                self.add("feeds-cycle", text, cells, ids)
+                self.add("feeds-cycle", _loop_text(graph.subgraph(component), layout), cells, ids)
 
     def limits(self) -> None:
         layout, rules = self.layout, self.layout.ruleset
         tiles = layout.tiles
         supplies = Counter(t.color for t in tiles if t.kind == "supply")
         stock = SupplyStock.of(rules, (layout.machine(i) for i in range(len(layout.machines))))
-        if not stock.allows(supplies):
-            for color in sorted(stock.excess(supplies)):
-                self.add("supply-limit", f"{supplies[color]} {color} supply containers, {stock.allowed(color)} allowed"
-                         + (f" (+{stock.any_colour} of any colour)" if stock.any_colour else ""),
-                         [t.cell for t in tiles if t.kind == "supply" and t.color == color])
+        for message, colours in stock.faults(supplies):
+            self.add("supply-limit", message, [t.cell for t in tiles if t.kind == "supply" and t.color in colours])
         count = Counter(t.kind for t in tiles)
         if count["output"] > rules.output_limit:
             self.add("output-limit", f"{count['output']} output reservoirs, at most {rules.output_limit}",
@@ -217,7 +213,9 @@ class _Checker:
                      [t.cell for t in tiles if t.kind == "end"])
         diagonals = [t for t in tiles if t.kind == "diagonal"]
         if diagonals and not layout.options.get("diagonal_intersection"):
-            self.add("diagonal", "diagonal intersection tile used but the option is off", [d.cell for d in diagonals])
+            self.add("diagonal", "diagonal intersection tile used but the option is off"
+                     if rules.diagonal_available else f"ruleset {rules.id} has no diagonal intersection tile",
+                     [d.cell for d in diagonals])
         elif len(diagonals) > 1:
             self.add("diagonal", f"{len(diagonals)} diagonal intersection tiles, at most 1", [d.cell for d in diagonals])
 
@@ -228,6 +226,16 @@ class _Checker:
         self.feeds()
         self.limits()
         return CheckResult(self.violations, score_layout(self.layout, self.conn), self.conn)
+
+
+def _loop_text(loop: nx.DiGraph, layout: Layout) -> str:
+    """A feeds cycle as a player reads it: the machines in feeding order, back to the first
+    (the machines of a strongly connected part listed in document order claimed feeds that are not there)."""
+    edges = nx.find_cycle(loop)
+    ids = [layout.machines[a].id for a, _ in edges]
+    if len(ids) == 1:
+        return f"machine {ids[0]} feeds itself"
+    return "machines feed each other in a loop: " + " -> ".join(ids + ids[:1])
 
 
 def check_layout(layout: Layout) -> CheckResult:

@@ -127,6 +127,8 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
 
 
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
+    if isinstance(document, dict) and "machines" in document and "rounds" not in document:
+        raise DocumentError(source, "machines", "a layout (machines and tiles), not a game document (rounds)")
     require_keys(source, "", document, {"ruleset", "board", "rounds"}, {"start_money", "options", "result"})
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
     start_money = expect_int_in(source, "start_money", document.get("start_money", context.ruleset.start_money),

@@ -301,6 +301,8 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
 
 
 def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boards_path=None) -> Layout:
+    if isinstance(document, dict) and "rounds" in document and "machines" not in document:
+        raise DocumentError(source, "rounds", "a game document (rounds), not a layout; `factoryfun replay` reads games")
     require_keys(source, "", document, {"ruleset", "board", "machines", "tiles"}, {"options", "result"})
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
     return parse_layout_body(source, "", document, context)

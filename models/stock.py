@@ -58,6 +58,25 @@ class SupplyStock:
         """True when these containers per colour fit the stock (the excess taken from "any colour")."""
         return sum(self.excess(used).values()) <= self.any_colour
 
+    def faults(self, used: Mapping[str, int]) -> list[tuple[str, tuple[str, ...]]]:
+        """What of `used` the stock does not allow, as a player reads it: (message, colours) per fault.
+
+        With containers of any colour ("?") the colours over their own allowance share them, so two
+        such colours are one fault (each alone, "2 green, 1 allowed (+1 of any colour)", reads as allowed).
+        """
+        excess = self.excess(used)
+        if self.allows(used):
+            return []
+        if self.any_colour and len(excess) > 1:
+            colours = tuple(sorted(excess))
+            counts = ", ".join(f"{used[c]} {c}" for c in colours)
+            own = ", ".join(f"{c} {self.allowed(c)}" for c in colours)
+            message = (f"{counts} supply containers: {sum(excess.values())} beyond their colours' own allowance "
+                       f"({own}), but only {self.any_colour} of any colour")
+            return [(message, colours)]
+        extra = f" (+{self.any_colour} of any colour)" if self.any_colour else ""
+        return [(f"{used[c]} {c} supply containers, {self.allowed(c)} allowed{extra}", (c,)) for c in sorted(excess)]
+
     def after(self, used: Mapping[str, int]) -> SupplyStock:
         """The stock left once `used` is out: each colour's own allowance first, then "any colour".
 

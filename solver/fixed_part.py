@@ -35,10 +35,8 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
     machines = [catalog[m] for m in machine_ids]
     supplies = Counter(t.color for t in fixed.tiles if t.kind == "supply")
     stock = SupplyStock.of(fixed.ruleset, machines)
-    if not stock.allows(supplies):
-        colour = min(stock.excess(supplies))
-        return (f"{supplies[colour]} {colour} supply containers, but every machine of the set allows "
-                f"{stock.allowed(colour)}" + (f" (+{stock.any_colour} of any colour)" if stock.any_colour else ""))
+    for message, _ in stock.faults(supplies):
+        return f"{message}, with every machine of the set standing"
     drunk = {colour for m in machines for port in m.inputs for colour in port.colors}
     for tile in fixed.tiles:
         if tile.kind == "supply" and tile.color not in drunk:

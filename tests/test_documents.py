@@ -12,6 +12,7 @@ import pytest
 
 from builders import FF29_OK, layout_dict, make_layout
 from models.errors import DocumentError
+from models.game import load_game
 from models.layout import load_layout, parse_layout
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
@@ -108,6 +109,14 @@ def test_unknown_key_in_a_machine_names_file_key_and_cell(tmp_path):
     doc["machines"][0]["mirror"] = True
     err, path = load_error(tmp_path, doc)
     assert path in str(err) and "machines[0].mirror" in str(err) and "[1, 1]" in str(err)
+
+
+def test_a_game_read_as_a_layout_and_a_layout_read_as_a_game_say_what_they_are():
+    """`check` on a game said only "rounds: unknown key"; `replay` on a layout "machines: unknown key"."""
+    with pytest.raises(DocumentError, match=r"rounds: a game document \(rounds\), not a layout; `factoryfun replay`"):
+        load_layout(EXAMPLES / "rulebook-game.json")
+    with pytest.raises(DocumentError, match=r"machines: a layout \(machines and tiles\), not a game document"):
+        load_game(EXAMPLES / "rulebook-round2.json")
 
 
 @pytest.mark.parametrize("where", [[], ["options"]])

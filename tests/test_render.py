@@ -123,6 +123,19 @@ def test_the_text_legend_names_what_a_terminal_machine_shows(rulebook: Layout, h
     assert "machine: id (the SVG adds income and name)" in plain and "income (circled)" not in plain
 
 
+def test_a_two_digit_income_never_runs_into_a_port_amount() -> None:
+    """FF15 (income 10) side by side with a W input of 2 and an E output of 1: the id, the income and both
+    ports stay apart ("→2FF15 (10)" ran the id into the amount)."""
+    layout = parse_layout({
+        "ruleset": "factory-fun", "board": "classic-A",
+        "machines": [{"id": "FF15", "cell": [5, 2], "rotation": 0}],
+        "tiles": [{"kind": "supply", "color": "blue", "cell": [5, 1]},
+                  {"kind": "supply", "color": "orange", "cell": [4, 2]}, {"kind": "output", "cell": [5, 4]}],
+    })
+    row = next(line for line in draw_layout(layout).plain.splitlines() if "FF15" in line)
+    assert re.search(r"→2 FF15\(10\) 1→", row), row
+
+
 def test_text_highlight_paints_a_red_background(rulebook: Layout) -> None:
     def red(text) -> int:
         return sum(len(text.plain[s.start:s.end]) for s in text.spans if "on red3" in str(s.style))

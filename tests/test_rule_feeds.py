@@ -33,6 +33,22 @@ def test_two_machines_feeding_each_other_is_illegal():
     assert "loop" in v.message
 
 
+def test_a_loop_is_named_in_feeding_order():
+    """FF40 (green) feeds FF52, FF52 (blue) feeds FF15, FF15 (red) feeds FF40: the message follows the
+    feeds round and back (it listed the machines in document order, claiming feeds that are not there)."""
+    result = check(machines=[("FF40", (2, 1), 270), ("FF15", (2, 5), 0), ("FF52", (0, 2), 0)],
+                   tiles=[("supply", (3, 1), "blue"), ("pipe", (0, 1), "S", "E"), ("pipe", (0, 4), "W", "S"),
+                          ("pipe", (1, 4), "N", "S"), ("pipe", (2, 4), "N", "E"), ("supply", (1, 5), "orange"),
+                          ("pipe", (2, 7), "W", "S"), ("pipe", (3, 7), "N", "S"), ("pipe", (4, 7), "N", "W"),
+                          *[("pipe", (4, c), "E", "W") for c in range(1, 7)], ("pipe", (4, 0), "E", "N"),
+                          ("pipe", (3, 0), "S", "N"), ("pipe", (2, 0), "S", "E")])
+    v = only(result, "feeds-cycle")
+    loop = v.message.removeprefix("machines feed each other in a loop: ").split(" -> ")
+    assert len(loop) == 4 and loop[0] == loop[-1] and sorted(loop[:3]) == ["FF15", "FF40", "FF52"]
+    order = ["FF40", "FF52", "FF15"]
+    assert loop[:3] in [order[i:] + order[:i] for i in range(3)]
+
+
 def test_chains_without_a_way_back_are_legal():
     # FF39 -> FF08, and FF04 + FF23 -> FF29: feeds, but no loop
     assert_legal(check_layout(load_layout(EXAMPLES / "rulebook-round2.json")))

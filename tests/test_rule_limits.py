@@ -6,9 +6,13 @@ limit), diagonal (at most one, only when the option is on).
 """
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from builders import FF29_OK, assert_legal, check, of_rule, only, plus, rules
+from builders import FF29_OK, assert_legal, check, layout_dict, of_rule, only, plus, rules
+from models.check import check_layout
+from models.layout import parse_layout
 from models.catalog import load_catalog
 from models.errors import DocumentError
 from models.rulesets import get_ruleset
@@ -72,6 +76,16 @@ def test_any_colour_bonus_allows_only_one_extra():
     found = of_rule(result, "supply-limit")
     assert found and sorted(c for v in found for c in v.cells) == [(1, 0), (4, 8), (6, 2), (7, 3)]
     assert set(rules(result)) == {"supply-limit"}
+
+
+def test_colours_sharing_the_any_colour_bonus_are_one_fault():
+    """Two green and two blue with one "?" container: each colour alone reads as allowed ("2 green, 1 allowed
+    (+1 of any colour)"), so the fault is their sum, said once."""
+    result = check(**combine(FF29_OK, FF46_GREEN, FF16_ANY, FF25_BLUE))
+    v = only(result, "supply-limit")
+    assert v.message == ("2 blue, 2 green supply containers: 2 beyond their colours' own allowance "
+                         "(blue 1, green 1), but only 1 of any colour")
+    assert sorted(v.cells) == [(1, 0), (4, 5), (6, 2), (7, 6)]
 
 
 def test_bonus_only_counts_for_placed_machines():
@@ -159,6 +173,16 @@ def test_diagonal_without_option_is_illegal():
         v = only(result, "diagonal")
         assert v.cells == [(4, 1)] and "option" in v.message
         assert rules(result) == ["diagonal"]
+
+
+def test_a_ruleset_without_the_diagonal_tile_says_so_not_that_an_option_is_off(tmp_path):
+    """The first edition has no diagonal tile, and its option cannot be turned on (QA: "the option is off"
+    sent players looking for it). It has no bundled catalogue: a user's, with no machines, will do."""
+    catalogue = tmp_path / "first-edition.json"
+    catalogue.write_text(json.dumps({"ruleset": "factory-fun-2006", "machines": []}))
+    document = layout_dict(tiles=[("diagonal", (2, 2), 0)], ruleset="factory-fun-2006")
+    v = only(check_layout(parse_layout(document, "first.json", catalog_path=catalogue)), "diagonal")
+    assert v.message == "ruleset factory-fun-2006 has no diagonal intersection tile" and v.cells == [(2, 2)]
 
 
 def test_two_diagonals_are_illegal():

@@ -159,7 +159,7 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
     ([], [("supply", (5, 5), "green")],
      "the green supply container at [5, 5] can feed nothing: no machine of the set has a green input"),
     ([], [("supply", (5, 5), "red"), ("supply", (1, 1), "red")],
-     "2 red supply containers, but every machine of the set allows 1"),
+     "2 red supply containers, 1 allowed, with every machine of the set standing"),
     ([], [("output", (1, c)) for c in range(1, 8, 2)], "4 output reservoirs, at most 3"),
 ])
 def test_a_fixed_part_that_can_never_be_kept_is_infeasible_at_once_with_its_reason(machines, tiles, reason):

@@ -206,7 +206,11 @@ def _machine_label(canvas: _Canvas, board: Board, machine: MachineView, bg: str)
     if len(machine.cells) == 1:
         canvas.write(x0 + 2, y0 + 1, label.center(5), fg="black", bg=bg, bold=True)
     elif len({o[1] for o in origins}) == 1:      # side by side: the middle row across the seam
-        canvas.write(x0 + 2, y0 + 1, f"{label} {income}".center(2 * spec.width - 4), fg="black", bg=bg, bold=True)
+        # between the W and E ports' glyphs; a space on each side keeps them off the text, so a two-digit
+        # income goes without the space before it ("→2FF15 (10) 1→" ran the id into the port's amount)
+        room = 2 * spec.width - 4
+        text = f"{label} {income}" if len(label) + len(income) + 3 <= room else f"{label}{income}"
+        canvas.write(x0 + 2, y0 + 1, text.center(room), fg="black", bg=bg, bold=True)
     else:                                        # stacked: the two rows at the seam
         canvas.write(x0, y0 + spec.height - 1, label.center(spec.width), fg="black", bg=bg, bold=True)
         canvas.write(x0, y0 + spec.height, income.center(spec.width), fg="black", bg=bg)
