@@ -416,7 +416,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
 
         with _progress_printer("plan") as progress:
             result = plan_game(played, time_limit, workers, seed, progress=progress,
-                               report=lambda text: err_console.print(text))
+                               report=lambda text: err_console.print(text), known=played)
         best, bound, status = result.game, result.bound, result.status
         if plan_out:
             write_json(plan_out, result.to_document())

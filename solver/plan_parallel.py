@@ -32,16 +32,18 @@ class ParallelFound:
 
 
 def parallel_search(game: Game, deadline: float, workers: int, seed: int, on_better: Callable[[int, float], None],
-                    stop: Callable[[], bool], stop_at: int | None = None) -> ParallelFound | None:
+                    stop: Callable[[], bool], stop_at: int | None = None,
+                    start_from: Layout | None = None) -> ParallelFound | None:
     """The best plan that `workers` searches (this process and workers - 1 children) find by `deadline`.
 
-    Every search stops once any of them reaches `stop_at` (a proven bound).
+    Every search stops once any of them reaches `stop_at` (a proven bound); each starts from `start_from`
+    when given (`search_plans`).
     """
     start = time.monotonic()
 
     def child(child_seed: int, fleet: Fleet[_Final]) -> _Final | None:
         found = search_plans(game, deadline, child_seed, on_better=lambda b, _: fleet.better(b.final_score),
-                             stop=fleet.halted, stop_at=stop_at)
+                             stop=fleet.halted, stop_at=stop_at, start_from=start_from)
         if found is None:
             return None
         body = found.final.to_dict()
@@ -57,7 +59,7 @@ def parallel_search(game: Game, deadline: float, workers: int, seed: int, on_bet
             return fleet.halted()
 
         own = search_plans(game, deadline, seed, on_better=lambda b, _: fleet.better(b.final_score), stop=stopped,
-                           stop_at=stop_at)
+                           stop_at=stop_at, start_from=start_from)
         finals = fleet.results(deadline)
     return _best_of(game, own, finals)
 

@@ -115,11 +115,13 @@ def _in_round_order(ids: list[str], rounds: dict[str, list[int]]) -> list[str]:
 
 
 def search_plans(game: Game, deadline: float, seed: int = 0, on_better: Better | None = None,
-                 stop: Callable[[], bool] | None = None, stop_at: int | None = None) -> Found | None:
+                 stop: Callable[[], bool] | None = None, stop_at: int | None = None,
+                 start_from: Layout | None = None) -> Found | None:
     """The best game found by sketches and ruin and recreate before `deadline` (None: no factory at all).
 
     `stop()` ends the search early (Ctrl-C); so does a game reaching `stop_at`, a
-    proven bound on the final score.
+    proven bound on the final score. `start_from`, a final factory known to be good (a
+    played game's, for `analyze`), gets the first walk of moves, before any sketch.
     """
     start = time.monotonic()
     best = _Best(game, on_better, start)
@@ -135,6 +137,10 @@ def search_plans(game: Game, deadline: float, seed: int = 0, on_better: Better |
     total = deadline - start
     sketch_seconds = min(SKETCH_CAP, SKETCH_SHARE * total)
     stall = max(STALL_SECONDS, STALL_SHARE * total)
+    if start_from is not None and not halted():
+        known = start_from.with_parts(options=game.options)
+        _ruin_and_recreate(best, (known, best.judge(known, rng.randrange(1 << 30)).final_score), rounds, rng,
+                           deadline, halted, stall)
     while not halted():  # episodes: fresh sketches, then ruin and recreate until it stalls
         first = _first_sketches(best, choice, rng, min(deadline, time.monotonic() + sketch_seconds), halted)
         if first is None:

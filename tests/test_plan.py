@@ -6,7 +6,9 @@ import time
 import pytest
 
 from models.catalog import load_catalog
-from models.game import parse_game
+from models.game import load_game, parse_game
+from models.layout import load_layout
+from models.paths import EXAMPLES_DIR
 from models.replay import replay_game
 from models.rulesets import get_ruleset
 from models.sequence import random_sequence
@@ -51,6 +53,21 @@ def test_the_money_floor_forbids_a_build():
     assert result.game.rounds[0].taken is None
     assert result.game.rounds[1].taken == "FF43"
     assert result.replay.rounds[0].money == 1
+
+
+def test_a_known_game_is_where_the_search_starts_and_the_plan_is_never_below_it(monkeypatch):
+    """`analyze` hands the player's game over (QA: a 20 s plan of a 3-round game scored 23 where the player's
+    scored 28, and was reported as the best plan): the search starts from its final factory, and the plan is
+    the known game itself when nothing better comes. Here the search finds nothing at all."""
+    played = load_game(EXAMPLES_DIR / "rulebook-game.json")
+    starts = []
+    monkeypatch.setattr(plan_module, "parallel_search", lambda *a, start_from=None, **kw: starts.append(start_from))
+    result = plan_game(played, time_limit=5, workers=1, known=played)
+    assert result.final_score == replay_game(played).final_score == 23 and result.strategy == "played"
+    assert starts[0].to_dict() == load_layout(EXAMPLES_DIR / "rulebook-round2.json").to_dict()
+    starts.clear()
+    plan_game(played, time_limit=5, workers=1)
+    assert starts == [None]   # (plan itself takes no game's factory)
 
 
 def test_the_bound_is_never_below_the_plan():
