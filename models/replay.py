@@ -175,8 +175,10 @@ class _Replayer:
             reports.append(report)
         chain = check_layout(layout).score.chain_bonus
         result = ReplayResult(reports, self.violations, layout, chain)
-        solo = all(len(r.offered) == 1 and not (r.first_pick or r.last_pick) for r in self.game.rounds)
-        result.ladder = solo_ladder_verdict(self.rules, result.final_score) if solo else None   # (RULES: solo only)
+        # the ladder judges a whole legal solo game (RULES: solo only; QA saw it for a 4-round plan and an illegal game)
+        solo = (all(len(r.offered) == 1 and not (r.first_pick or r.last_pick) for r in self.game.rounds)
+                and len(self.game.rounds) == self.rules.rounds and result.legal)
+        result.ladder = solo_ladder_verdict(self.rules, result.final_score) if solo else None
         return result
 
 

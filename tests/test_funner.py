@@ -179,7 +179,20 @@ def test_eight_rounds_start_money_one_chain_three():
 
 def test_the_ladder_verdict_is_for_solo_games_only():
     """RULES: the ladder is for solo games: one machine offered a round, no first/last tokens."""
-    solo = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1}])
-    assert replay(solo).ladder == "down"
-    with_others = funner_game([{"offered": ["EX01", "EX02"], "taken": "EX01", "layout": ROUND1}])
-    assert replay(with_others).ladder is None
+    rounds = [{"offered": [f"FN{k:02d}"]} for k in range(1, 9)]
+    assert replay(funner_game(rounds), catalog=None).ladder == "down"
+    with_others = [{"offered": ["FN01", "FN09"]}] + rounds[1:]
+    assert replay(funner_game(with_others), catalog=None).ladder is None
+    with_token = rounds[:1] + [{"offered": ["FN02"], "last_pick": True}] + rounds[2:]
+    assert replay(funner_game(with_token), catalog=None).ladder is None
+
+
+def test_the_ladder_judges_only_a_whole_legal_solo_game():
+    """QA saw "solo ladder: down a level" under a 4-round plan and under an illegal game."""
+    rounds = [{"offered": [f"FN{k:02d}"]} for k in range(1, 9)]   # eight rounds, nothing taken: score 1
+    assert replay(funner_game(rounds), catalog=None).ladder == "down"
+    assert replay(funner_game(rounds[:4]), catalog=None).ladder is None
+    unconnected = {"machines": [{"id": "FN01", "cell": [2, 2], "rotation": 0}], "tiles": []}
+    illegal = replay(funner_game([{"offered": ["FN01"], "taken": "FN01", "layout": unconnected}] + rounds[1:]),
+                     catalog=None)
+    assert not illegal.legal and illegal.ladder is None
