@@ -404,13 +404,16 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
             workers: int, seed: int, catalog_path, boards_path, as_json: bool) -> None:
     """Score a played game against the best plan for the same offered machines."""
     from models.analysis import analysis_html, analysis_summary, analysis_table, compare_games, plan_result
-    from models.game import load_game
+    from models.game import load_game, parse_game
     from models.jsonio import read_json, write_json
+    from models.layout import require_game_of
 
     played = load_game(game_path, catalog_path, boards_path)
     if plan_path:
-        best = load_game(plan_path, catalog_path, boards_path)
-        bound, status = plan_result(read_json(plan_path))
+        document = read_json(plan_path)
+        require_game_of(document, plan_path, "plan", played.ruleset.id)   # (the played game's)
+        best = parse_game(document, plan_path, catalog_path, boards_path)
+        bound, status = plan_result(document)
     else:
         from solver.plan import plan_game
 

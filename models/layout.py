@@ -308,5 +308,18 @@ def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boa
     return parse_layout_body(source, "", document, context)
 
 
+def require_game_of(document: Any, source: str, what: str, ruleset_id: str, board_id: str | None = None) -> None:
+    """Refuse a document for another ruleset (or board) before its catalogue is read: reading it first
+    blamed the catalogue ("catalogue is for 'factory-fun-2006', not 'factory-funner'") or asked for a
+    catalogue of the other ruleset, and never named the file that did not match."""
+    if not isinstance(document, dict):
+        return   # (the parser says what is wrong with it)
+    ruleset, board = document.get("ruleset"), document.get("board")
+    if ruleset != ruleset_id or (board_id is not None and board != board_id):
+        wanted = ruleset_id if board_id is None else f"{ruleset_id}/{board_id}"
+        found = ruleset if board_id is None else f"{ruleset}/{board}"
+        raise DocumentError(source, "ruleset" if ruleset != ruleset_id else "board", f"the {what} is for {found}, not {wanted}")
+
+
 def load_layout(path: str | Path, catalog_path=None, boards_path=None) -> Layout:
     return parse_layout(read_json(path), str(path), catalog_path, boards_path)

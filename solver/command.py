@@ -18,8 +18,8 @@ from rich.table import Table
 from models.check import check_layout
 from models.clickopts import output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
-from models.jsonio import parse_json, read_text, write_json
-from models.layout import Layout, load_layout, resolve_context
+from models.jsonio import parse_json, read_json, read_text, write_json
+from models.layout import Layout, parse_layout, require_game_of, resolve_context
 from models.terminal import Terminal
 
 from .extract import prune
@@ -85,11 +85,9 @@ def _machine_list(machines: str | None, machines_file: str | None, catalog) -> l
 def _read_layout(path: str | None, what: str, context, catalog_path, boards_path) -> Layout | None:
     if path is None:
         return None
-    layout = load_layout(path, catalog_path, boards_path)
-    if layout.board.id != context.board.id or layout.ruleset.id != context.ruleset.id:
-        raise DocumentError(path, "board", f"the {what} layout is for {layout.ruleset.id}/{layout.board.id}, "
-                            f"not {context.ruleset.id}/{context.board.id}")
-    return layout
+    document = read_json(path)
+    require_game_of(document, path, f"{what} layout", context.ruleset.id, context.board.id)
+    return parse_layout(document, path, catalog_path, boards_path)
 
 
 def _hint_problem(hint: Layout, ids: list[str], optional: bool) -> str | None:

@@ -168,3 +168,20 @@ def test_first_edition_with_a_users_catalogue(tmp_path):
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert document["ruleset"] == "factory-fun-2006" and len(document["rounds"]) == 2
+
+
+def test_a_layout_or_plan_for_another_ruleset_is_named_before_its_catalogue_is_read(tmp_path):
+    """QA: a first-edition --fixed layout on a Funner solve asked for a first-edition catalogue, and a Funner
+    plan beside a first-edition game blamed the game's catalogue; neither named the file that did not match."""
+    first = tmp_path / "first.json"
+    first.write_text(json.dumps({"ruleset": "factory-fun-2006", "board": "classic-A", "machines": [], "tiles": []}))
+    for option in ("--fixed", "--hint"):
+        result = run("solve", "--ruleset", "factory-funner", "--board", "A", "--machines", "FN05,FN27", option,
+                     str(first), "--time-limit", "1", "--workers", "1")
+        assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+        what = option.removeprefix("--")
+        assert f"{first}: ruleset: the {what} layout is for factory-fun-2006/classic-A, not factory-funner/A" in result.output
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"ruleset": "factory-funner", "board": "A", "rounds": [{"offered": ["FN05"]}]}))
+    result = run("analyze", str(EXAMPLES_DIR / "rulebook-game.json"), "--plan", str(plan))
+    assert result.exit_code == 2 and f"{plan}: ruleset: the plan is for factory-funner, not factory-fun" in result.output
