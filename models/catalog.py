@@ -93,6 +93,12 @@ def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
             raise DocumentError(src, f"{key}.colors", f"unknown colour {color!r} for ruleset {ruleset.id}")
     if not colors:
         raise DocumentError(src, f"{key}.colors", "a port needs at least one colour")
+    if len(colors) > 1 and ("black" in colors or not ruleset.multi_colour_ports):
+        raise DocumentError(src, f"{key}.colors", "black is an end product, never one of a port's colours"
+                            if "black" in colors else f"ruleset {ruleset.id} prints one colour per port")
+    if raw["kind"] == "in" and colors == ["black"]:
+        raise DocumentError(src, f"{key}.colors", "no input takes black: end products go only to end-product "
+                            "reservoirs")
     amount = raw["amount"]
     if amount is not None:
         expect_int_in(src, f"{key}.amount", amount, 1, MAX_AMOUNT, "an integer amount")
@@ -132,6 +138,8 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
             bonus_supply=bonus,
             ports=ports,
         )
+    if not machines:
+        raise DocumentError(source, "machines", "lists no machines")
     return Catalog(ruleset=ruleset.id, machines=machines, source=source)
 
 

@@ -37,6 +37,8 @@ class Ruleset:
     max_pipes_per_cell: int = 2
     diagonal_available: bool = True
     x_splitter_available: bool = True
+    #: Funner's special machines print ports of 2 or 4 colours (any one of them); the square games one colour
+    multi_colour_ports: bool = False
     #: Funner's first/last tokens: the first to take pays this much more,
     #: the one who takes the last machine earns this much more if they build it
     first_pick_fee: int = 0
@@ -91,6 +93,7 @@ FACTORY_FUNNER = Ruleset(
     multi_pipe_max_sides=6,
     max_pipes_per_cell=3,
     diagonal_available=False,
+    multi_colour_ports=True,
     first_pick_fee=1,
     last_pick_bonus=1,
     solo_ladder=(45, 41),

@@ -53,6 +53,14 @@ def test_bad_boards(tmp_path, change, needle):
     (lambda d: d["machines"][0].update(income=10**40), "machines[0].income: expected an integer income from 0 to 100"),
     (lambda d: d["machines"][0].update(ports=[]), "machines[0].ports: a machine needs at least one port"),
     (lambda d: d["machines"][0]["ports"][0].update(amount=10**40), "machines[0].ports[0].amount: expected an integer amount from 1 to 100"),
+    # QA: these loaded, and a solve then ended INFEASIBLE naming no port (first-edition users write their own)
+    (lambda d: d["machines"][0]["ports"][0].update(kind="in", colors=["black"], amount=1),
+     "machines[0].ports[0].colors: no input takes black: end products go only to end-product reservoirs"),
+    (lambda d: d["machines"][0]["ports"][0].update(colors=["red", "blue"]),
+     "machines[0].ports[0].colors: ruleset factory-fun prints one colour per port"),
+    (lambda d: d["machines"][0]["ports"][0].update(colors=["black", "red"]),
+     "machines[0].ports[0].colors: black is an end product, never one of a port's colours"),
+    (lambda d: d.update(machines=[]), "machines: lists no machines"),
 ])
 def test_bad_catalogues(tmp_path, change, needle):
     path = mutated(tmp_path, MACHINES_DIR / "factory-fun.json", change)

@@ -177,9 +177,10 @@ def test_diagonal_without_option_is_illegal():
 
 def test_a_ruleset_without_the_diagonal_tile_says_so_not_that_an_option_is_off(tmp_path):
     """The first edition has no diagonal tile, and its option cannot be turned on (QA: "the option is off"
-    sent players looking for it). It has no bundled catalogue: a user's, with no machines, will do."""
+    sent players looking for it). It has no bundled catalogue: a user's, with one machine, will do."""
     catalogue = tmp_path / "first-edition.json"
-    catalogue.write_text(json.dumps({"ruleset": "factory-fun-2006", "machines": []}))
+    machine = {"id": "FA01", "income": 5, "ports": [{"at": "W", "kind": "in", "colors": ["red"], "amount": 1}]}
+    catalogue.write_text(json.dumps({"ruleset": "factory-fun-2006", "machines": [machine]}))
     document = layout_dict(tiles=[("diagonal", (2, 2), 0)], ruleset="factory-fun-2006")
     v = only(check_layout(parse_layout(document, "first.json", catalog_path=catalogue)), "diagonal")
     assert v.message == "ruleset factory-fun-2006 has no diagonal intersection tile" and v.cells == [(2, 2)]
