@@ -250,7 +250,9 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
     result = check_layout(layout)
     highlight = [c for v in result.violations for c in v.cells]
     if svg_path:
-        _write_svg(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}", highlight_cells=highlight))
+        verdict = "" if result.legal else f", illegal ({len(result.violations)} violation(s) outlined)"
+        _write_svg(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}{verdict}",
+                                        highlight_cells=highlight))
     if as_json:
         _print_json({**layout.to_dict(), "result": {"legal": result.legal, **result.score.summary()}})
         return

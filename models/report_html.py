@@ -202,7 +202,7 @@ def analysis_html(analysis: Analysis, title: str | None = None) -> str:
     """The whole report: header with scores, share, bound and gap; where it fell
     short; violations; the per-round table; then both layouts of every round that
     changed anything, side by side."""
-    page_title = title or f"Factory Fun: your game vs the {analysis.plan_label}"
+    page_title = title or f"{analysis.played_game.ruleset.title}: your game vs the {analysis.plan_label}"
     legend = (f'<div class="legend">{_inline_svg(legend_svg(analysis.best.final_layout))}</div>'
               if any(r.played.changed or r.best.changed for r in analysis.rounds) else "")
     body = "".join([

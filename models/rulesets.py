@@ -39,6 +39,8 @@ class Ruleset:
     x_splitter_available: bool = True
     #: Funner's special machines print ports of 2 or 4 colours (any one of them); the square games one colour
     multi_colour_ports: bool = False
+    #: the game's name, as reports title it
+    title: str = "Factory Fun"
     #: Funner's first/last tokens: the first to take pays this much more,
     #: the one who takes the last machine earns this much more if they build it
     first_pick_fee: int = 0
@@ -68,6 +70,7 @@ FACTORY_FUN = Ruleset(
 FACTORY_FUN_2006 = replace(
     FACTORY_FUN,
     id="factory-fun-2006",
+    title="Factory Fun (1st edition)",
     colors=("yellow", "red", "blue", "brown"),
     start_money=1,
     catalog_file=None,   # the 1st edition's 48 printed tiles were never transcribed (../shared/data)
@@ -76,6 +79,7 @@ FACTORY_FUN_2006 = replace(
 
 FACTORY_FUNNER = Ruleset(
     id="factory-funner",
+    title="Factory Funner",
     geometry=HEX,
     machine_shape=HEX_MACHINE,
     colors=("yellow", "pink", "green", "blue"),

@@ -252,7 +252,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     placed, from_fixed = _with_fixed(ids, fixed)
     hint = _usable_hint(_read_layout(hint_path, "hint", context, catalog_path, boards_path), hint_path, placed, optional)
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
-    _err.print(f"solving {len(placed)} machines{also} on {board_id} ({objective}{', optional' if optional else ''}, "
+    _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on {board_id} ({objective}{', optional' if optional else ''}, "
                f"{time_limit:g}s, {workers} workers)")
     with progress_lines(_dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,

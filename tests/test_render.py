@@ -1,6 +1,7 @@
 """The pictures show what the layout says: machines, pipe colours, highlights, rows."""
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -191,3 +192,37 @@ def test_diagonal_tile_and_crossing_draw_two_pipes() -> None:
     assert len(_groups(root, "diagonal-tile")) == 1
     plain = draw_layout(layout).plain
     assert "╳" in plain and "FF41" in plain
+
+
+def test_legend_samples_use_the_games_own_colours() -> None:
+    """A first-edition legend showed a green pipe and an orange container, colours that game has not."""
+    from models.render.palette import legend_colours
+    assert legend_colours(get_ruleset("factory-fun").all_colors) == {
+        "input": "red", "output": "blue", "pipe": "green", "supply": "orange"}
+    first = legend_colours(get_ruleset("factory-fun-2006").all_colors)
+    assert first == {"input": "red", "output": "blue", "pipe": "yellow", "supply": "brown"}
+
+
+def test_the_hex_legend_calls_the_funners_tanks_tanks(hex_layout: Layout) -> None:
+    plain = draw_layout(hex_layout).plain
+    assert "supply tank (its colour)" in plain and "white tank (output)" in plain and "reservoir" not in plain
+    assert "supply tank (its colour)" in layout_svg(hex_layout)
+
+
+def test_the_income_badge_keeps_off_every_port_chip(rulebook: Layout) -> None:
+    """FF39's badge stood over its red input (QA, first edition): every badge now clears every chip of its
+    machine (a chip reaches 20 px in from its side, 10 px either way along it; the badge's radius is 11)."""
+    root = ET.fromstring(layout_svg(rulebook))
+    for machine in _groups(root, "machine"):
+        badge = next(c for c in machine.iter(f"{SVG}circle") if c.get("class") == "income")
+        bx, by = float(badge.get("cx")), float(badge.get("cy"))
+        for chip in machine.iter(f"{SVG}g"):
+            found = re.match(r"translate\(([-\d.]+),([-\d.]+)\) rotate\(([-\d.]+)\)", chip.get("transform") or "")
+            if not found:
+                continue
+            x, y, angle = map(float, found.groups())
+            a = math.radians(angle)
+            u = (bx - x) * math.cos(a) + (by - y) * math.sin(a)        # out of the machine
+            v = -(bx - x) * math.sin(a) + (by - y) * math.cos(a)       # along the side
+            gap = math.hypot(max(0.0, abs(v) - 10), max(0.0, u, -20 - u))
+            assert gap >= 11, (machine.get("data-id"), gap)

@@ -68,6 +68,23 @@ class LegendEntry:
 
 
 #: the meaning of every symbol, shared so the two legends never drift apart
+def legend_colours(colours: tuple[str, ...]) -> dict[str, str]:
+    """The colour of each legend sample, from the ruleset's own (a first-edition legend showed green and
+    orange, which that game has not): red input, blue output, green pipe, orange container where the game
+    has them, else its other colours in turn."""
+    own = [c for c in colours if c != "black"] or ["red"]
+    chosen: dict[str, str] = {}
+    for key, wanted in (("input", "red"), ("output", "blue"), ("pipe", "green"), ("supply", "orange")):
+        free = [c for c in own if c not in chosen.values()]
+        chosen[key] = wanted if wanted in free else (free or own)[0]
+    return chosen
+
+
+#: the tanks in the Funner's words (its rulebook calls them tanks; the square games' containers and reservoirs)
+HEX_TANK_LABELS = {"supply": "supply tank (its colour)", "reservoir": "white tank (output)",
+                   "end": "black tank (end product)"}
+
+
 LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("machine", "machine: id, income (circled), name"),
     LegendEntry("input", "input: colour, amount, arrow into the machine"),

@@ -14,7 +14,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HIGHLIGHT_SVG, LEGEND, SVG_COLORS, ink_for
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, LEGEND, SVG_COLORS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene
 
 Point = tuple[float, float]
@@ -272,6 +272,22 @@ def _port(plot: _Plot, port: PortView) -> str:
     return _el("g", chip + label, class_=f"port {kind}", data_color="/".join(port.colors))
 
 
+#: an income badge this far from a port chip's middle clears it (badge radius 11, a chip 20 x 20)
+BADGE_CLEAR = 24.0
+
+
+def _clear_spot(plot: _Plot, spots: list[Point], ports: list[PortView]) -> Point:
+    """The first spot clear of every port chip, else the one farthest from them: a fixed corner put the
+    income badge over a port (QA: FN16's 11 over its yellow output, FA39's 9 over its red input)."""
+    def chip(port: PortView) -> Point:   # a chip's middle, about 10 px inside its side
+        (x, y), a = plot.side_mid(port.cell, port.side), math.radians(plot.angles[port.side])
+        return x - 10 * math.cos(a), y - 10 * math.sin(a)
+    chips = [chip(p) for p in ports]
+    clearance = [min((math.dist(s, c) for c in chips), default=math.inf) for s in spots]
+    first_clear = next((s for s, d in zip(spots, clearance) if d >= BADGE_CLEAR), None)
+    return first_clear or spots[max(range(len(spots)), key=lambda k: clearance[k])]
+
+
 def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     xs = [p[0] for c in machine.cells for p in plot.polygon(c)]
     ys = [p[1] for c in machine.cells for p in plot.polygon(c)]
@@ -282,10 +298,11 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     text = _text(cx, cy - 5 * len(names), machine.id, 14, weight="bold", class_="machine-id")
     text += "".join(_text(cx, cy + 6 + 10 * i - 5 * (len(names) - 1), line, 9, fill="#555", font_style="italic")
                     for i, line in enumerate(names))
-    if len(machine.cells) == 1:
-        income = _income_badge(cx, min(ys) + 0.42 * plot.radius, machine.income)
-    else:
-        income = _income_badge(min(xs) + 16, min(ys) + 16, machine.income)
+    if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one
+        spots = [(cx, min(ys) + 0.42 * plot.radius), (cx, max(ys) - 0.42 * plot.radius)]
+    else:                         # a domino: its corners, tucked in far enough to clear mid-side chips
+        spots = [(x, y) for y in (min(ys) + 13, max(ys) - 13) for x in (min(xs) + 13, max(xs) - 13)]
+    income = _income_badge(*_clear_spot(plot, spots, ports), machine.income)
     chips = "".join(_port(plot, p) for p in ports)
     return _el("g", box + text + income + chips, class_="machine", data_id=machine.id)
 
@@ -311,13 +328,14 @@ class _LegendPlot(_Plot):
 def _legend(scene: Scene, x: float, y: float) -> str:
     """palette.LEGEND, each entry with the same drawing the board uses."""
     r = 10
+    tint = legend_colours(scene.colors)
     samples = {
         "machine": lambda sx, sy: _el("rect", x=sx - 14, y=sy - 9, width=28, height=18, rx=5, fill="#fbfaf6", stroke="#333", stroke_width=1.5)
         + _income_badge(sx + 20, sy, 9),
-        "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, ("red",), 2)),
-        "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, ("blue",), 1)),
-        "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", "green", 6),
-        "supply": lambda sx, sy: _barrel(sx, sy, 16, _color("orange"), "#333"),
+        "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, (tint["input"],), 2)),
+        "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, (tint["output"],), 1)),
+        "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", tint["pipe"], 6),
+        "supply": lambda sx, sy: _barrel(sx, sy, 16, _color(tint["supply"]), "#333"),
         "reservoir": lambda sx, sy: _barrel(sx, sy, 16, _color("white"), "#333"),
         "end": lambda sx, sy: _barrel(sx, sy, 16, _color("black"), "#777"),
         "pillar": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="#8c8c8c")
@@ -327,10 +345,11 @@ def _legend(scene: Scene, x: float, y: float) -> str:
                                         stroke=HIGHLIGHT_SVG, stroke_width=3, stroke_dasharray="6 3"),
     }
     parts = [_text(x, y, "Legend", 14, weight="bold", anchor="start")]
+    words = HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}
     for i, entry in enumerate(LEGEND):
         row_y = y + 30 + 28 * i
         parts.append(samples[entry.key](x + 22, row_y))
-        parts.append(_text(x + 62, row_y, entry.label, 11, anchor="start"))
+        parts.append(_text(x + 62, row_y, words.get(entry.key, entry.label), 11, anchor="start"))
     row_y = y + 30 + 28 * len(LEGEND)
     for i, color in enumerate(scene.colors):
         sx = x + 8 + 64 * i

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HIGHLIGHT_TERM, LEGEND, SHORT_NAMES, TERM_COLORS, ink_for
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_TERM, LEGEND, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene
 
 Point = tuple[int, int]
@@ -317,12 +317,16 @@ def _draw_highlights(canvas: _Canvas, scene: Scene) -> None:
 def _legend(scene: Scene) -> Text:
     """The shared legend (palette.LEGEND) with a terminal sample for each entry."""
     sq = scene.board.geometry.name == "square"
+    tint = legend_colours(scene.colors)
+    first = scene.machines[0] if scene.machines else None   # (the game's own ids: FF39 meant nothing to others)
+    machine = (f" {first.id} ({first.income}) " if sq else f" {first.id} ") if first else (" M1 (9) " if sq else " M1 ")
     samples: dict[str, Text] = {
-        "machine": Text(" FF39 (9) " if sq else " FN27 ", Style(color="black", bgcolor=MACHINE_TONES[0], bold=True)),
-        "input": Text("↓2" if sq else "↘2", Style(color="white", bgcolor=_term("red"), bold=True)),
-        "output": Text("↑1" if sq else "↗1", Style(color="white", bgcolor=_term("blue"), bold=True)),
-        "pipe": Text("━━┓" if sq else "━●╲", Style(color=_term("green"), bgcolor=FLOOR[0], bold=True)),
-        "supply": Text(" GRN ", Style(color=ink_for("green"), bgcolor=_term("green"), bold=True)),
+        "machine": Text(machine, Style(color="black", bgcolor=MACHINE_TONES[0], bold=True)),
+        "input": Text("↓2" if sq else "↘2", Style(color=ink_for(tint["input"]), bgcolor=_term(tint["input"]), bold=True)),
+        "output": Text("↑1" if sq else "↗1", Style(color=ink_for(tint["output"]), bgcolor=_term(tint["output"]), bold=True)),
+        "pipe": Text("━━┓" if sq else "━●╲", Style(color=_term(tint["pipe"]), bgcolor=FLOOR[0], bold=True)),
+        "supply": Text(f" {SHORT_NAMES.get(tint['supply'], '???')} ",
+                       Style(color=ink_for(tint["supply"]), bgcolor=_term(tint["supply"]), bold=True)),
         "reservoir": Text(" OUT ", Style(color="black", bgcolor=_term("white"), bold=True)),
         "end": Text(" END ", Style(color="white", bgcolor=_term("black"), bold=True)),
         "pillar": Text(PILLAR * 3, Style(color="grey66")),
@@ -332,7 +336,8 @@ def _legend(scene: Scene) -> Text:
     out = Text()
     out.append("Legend\n", Style(bold=True))
     # a terminal cell has room for less than the SVG's machine (income circled, name): say what it shows
-    shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)"}
+    shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)",
+             **({} if sq else HEX_TANK_LABELS)}
     for entry in LEGEND:
         sample = samples[entry.key]
         out.append("  ")
