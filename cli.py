@@ -368,14 +368,17 @@ def _progress_printer(label: str):
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None,
          catalog_path, boards_path, as_json: bool, show_final: bool) -> None:
-    """The best game for a known sequence of offered machines (taken and layout are ignored)."""
+    """The best game for a known sequence of offered machines (a played game or an earlier plan: the search
+    starts from it, and the plan never scores below it)."""
     from models.game import load_game
     from models.jsonio import write_json
     from solver.plan import plan_game
 
     game = load_game(sequence_path, catalog_path, boards_path)
+    played = game if any(r.has_taken for r in game.rounds) else None   # (a bare sequence has nothing to start from)
     with _progress_printer("plan") as progress:
-        result = plan_game(game, time_limit, workers, seed, progress=progress, report=lambda text: err_console.print(text))
+        result = plan_game(game, time_limit, workers, seed, progress=progress, report=lambda text: err_console.print(text),
+                           known=played)
     document = result.to_document()
     if out_path:
         write_json(out_path, document)

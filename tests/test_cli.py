@@ -185,3 +185,24 @@ def test_a_layout_or_plan_for_another_ruleset_is_named_before_its_catalogue_is_r
     plan.write_text(json.dumps({"ruleset": "factory-funner", "board": "A", "rounds": [{"offered": ["FN05"]}]}))
     result = run("analyze", str(EXAMPLES_DIR / "rulebook-game.json"), "--plan", str(plan))
     assert result.exit_code == 2 and f"{plan}: ruleset: the plan is for factory-funner, not factory-fun" in result.output
+
+
+def test_plan_goes_on_from_a_played_game_or_an_earlier_plan_but_not_from_a_bare_sequence(monkeypatch, tmp_path):
+    """A game with its rounds played is handed to the planner as where to start (plan_game's `known`)."""
+    import solver.plan
+
+    handed = []
+
+    def planner(game, *args, known=None, **kwargs):
+        handed.append(known)
+        raise SystemExit(0)   # (what it would answer is not the question)
+
+    monkeypatch.setattr(solver.plan, "plan_game", planner)
+    game = EXAMPLES_DIR / "rulebook-game.json"
+    run("plan", str(game), "--time-limit", "1")
+    sequence = tmp_path / "sequence.json"
+    document = json.loads(game.read_text())
+    document["rounds"] = [{"offered": r["offered"]} for r in document["rounds"]]
+    sequence.write_text(json.dumps(document))
+    run("plan", str(sequence), "--time-limit", "1")
+    assert handed[0] is not None and [r.taken for r in handed[0].rounds] == ["FF39", "FF08"] and handed[1] is None
