@@ -67,7 +67,6 @@ class LegendEntry:
     label: str
 
 
-#: the meaning of every symbol, shared so the two legends never drift apart
 def legend_colours(colours: tuple[str, ...]) -> dict[str, str]:
     """The colour of each legend sample, from the ruleset's own (a first-edition legend showed green and
     orange, which that game has not): red input, blue output, green pipe, orange container where the game
@@ -85,6 +84,7 @@ HEX_TANK_LABELS = {"supply": "supply tank (its colour)", "reservoir": "white tan
                    "end": "black tank (end product)"}
 
 
+#: the meaning of every symbol, shared so the two legends never drift apart
 LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("machine", "machine: id, income (circled), name"),
     LegendEntry("input", "input: colour, amount, arrow into the machine"),
