@@ -135,9 +135,17 @@ class Analysis:
         return (self.status or "").upper() == "OPTIMAL" or self.plan_gap == 0
 
     @property
+    def beaten(self) -> bool:
+        """A legal played game scoring more than the plan (only a plan given with --plan can be: a computed
+        one starts from the played game and never scores below it)."""
+        return not self.played_violations and self.score_gap > 0
+
+    @property
     def plan_label(self) -> str:
-        """"optimum" only when proven (a plan document without its result proves nothing); otherwise the
-        honest "best plan"."""
+        """"optimum" only when proven (a plan document without its result proves nothing); a plan the game
+        beats is no "best plan" (QA: "best plan 66" beside a legal game of 71); otherwise the honest "best plan"."""
+        if self.beaten:
+            return "given plan (beaten)"
         return "optimum" if self.proven_optimal else "best plan"
 
     @property
@@ -150,7 +158,10 @@ class Analysis:
 
     def shortfalls(self, limit: int = SHORTFALL_ROUNDS) -> list[Shortfall]:
         """The rounds that lost most money against the plan (largest first), then the
-        chain-bonus difference at the end when the player has less."""
+        chain-bonus difference at the end when the player has less; nothing when the game ends level or
+        ahead (its rounds' losses were made up elsewhere)."""
+        if self.score_gap >= 0:
+            return []
         losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))[:limit]
         out = [Shortfall(r.number, -r.change, _loss_reason(r)) for r in losing]
         if self.chain_difference < 0:

@@ -312,8 +312,8 @@ def require_game_of(document: Any, source: str, what: str, ruleset_id: str, boar
     """Refuse a document for another ruleset (or board) before its catalogue is read: reading it first
     blamed the catalogue ("catalogue is for 'factory-fun-2006', not 'factory-funner'") or asked for a
     catalogue of the other ruleset, and never named the file that did not match."""
-    if not isinstance(document, dict):
-        return   # (the parser says what is wrong with it)
+    if not isinstance(document, dict) or not all(isinstance(document.get(k), str) for k in ("ruleset", "board")):
+        return   # (the parser says what is wrong with it: "board: missing key", not "for None/None")
     ruleset, board = document.get("ruleset"), document.get("board")
     if ruleset != ruleset_id or (board_id is not None and board != board_id):
         wanted = ruleset_id if board_id is None else f"{ruleset_id}/{board_id}"

@@ -115,6 +115,9 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     deadline = start + time_limit * (1 - staged_share)
     known_replay = replay_game(known) if known is not None else None
     start_from = known_replay.final_layout if known_replay is not None and known_replay.legal else None
+    if known_replay is not None and not known_replay.legal:   # (QA: it was passed over without a word)
+        number, violation = known_replay.violations[0]
+        say(f"the given game is illegal (round {number}: {violation.rule}), so the search starts from scratch")
     with Interrupt() as interrupt, ExitStack() as beside:
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
         bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)

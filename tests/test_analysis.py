@@ -110,6 +110,16 @@ def test_same_game_is_the_whole_optimum() -> None:
     assert same.shortfalls() == []
 
 
+def test_a_given_plan_the_game_beats_is_no_best_plan_and_nothing_fell_short() -> None:
+    """QA: `analyze --plan` with a plan of 66 beside a legal game of 71 said "best plan 66, share 107.6 %" and
+    listed where the game "fell short". Swapped, the fixture's plan is the played game and beats the other."""
+    played, best = documents()
+    swapped = analyse(best, played)
+    assert swapped.score_gap > 0 and not swapped.played_violations
+    assert swapped.plan_label == "given plan (beaten)" and swapped.shortfalls() == []
+    assert analyse(played, best).plan_label != "given plan (beaten)"
+
+
 def test_plan_without_bound_is_best_plan_when_status_feasible() -> None:
     played, best = documents()
     best["result"] = {"status": "FEASIBLE", "bound": 30}

@@ -181,6 +181,10 @@ def test_a_layout_or_plan_for_another_ruleset_is_named_before_its_catalogue_is_r
         assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
         what = option.removeprefix("--")
         assert f"{first}: ruleset: the {what} layout is for factory-fun-2006/classic-A, not factory-funner/A" in result.output
+    bare = tmp_path / "bare.json"   # a round's layout copied out of a plan: no ruleset, no board
+    bare.write_text(json.dumps({"machines": [], "tiles": []}))
+    result = run("solve", "--board", "classic-A", "--machines", "FF25,FF12", "--fixed", str(bare), "--time-limit", "1")
+    assert result.exit_code == 2 and f"{bare}: board: missing key" in result.output   # (not "is for None/None")
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"ruleset": "factory-funner", "board": "A", "rounds": [{"offered": ["FN05"]}]}))
     result = run("analyze", str(EXAMPLES_DIR / "rulebook-game.json"), "--plan", str(plan))

@@ -1,6 +1,7 @@
 """The planner: short sequences with obvious optima, and plans that always replay legally."""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -68,6 +69,19 @@ def test_a_known_game_is_where_the_search_starts_and_the_plan_is_never_below_it(
     starts.clear()
     plan_game(played, time_limit=5, workers=1)
     assert starts == [None]   # (plan itself takes no game's factory)
+
+
+def test_an_illegal_known_game_is_said_and_passed_over(monkeypatch):
+    """QA: an illegal played game handed to plan was passed over without a word."""
+    document = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    document["rounds"][1]["layout"]["tiles"] = document["rounds"][1]["layout"]["tiles"][:1]   # loose ports
+    played = parse_game(document, "played.json")
+    assert not replay_game(played).legal
+    starts, said = [], []
+    monkeypatch.setattr(plan_module, "parallel_search", lambda *a, start_from=None, **kw: starts.append(start_from))
+    result = plan_game(played, time_limit=3, workers=1, known=played, report=said.append)
+    assert starts == [None] and result.strategy != "played"
+    assert any(line.startswith("the given game is illegal (round 2: ") for line in said), said
 
 
 def test_the_bound_is_never_below_the_plan():
