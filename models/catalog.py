@@ -122,10 +122,13 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
         bonus = raw.get("bonus_supply")
         if bonus is not None and bonus != "any" and bonus not in ruleset.colors:
             raise DocumentError(source, f"{key}.bonus_supply", f"unknown colour {bonus!r}")
-        ports = tuple(
-            _parse_port(source, f"{key}.ports[{j}]", p, ruleset)
-            for j, p in enumerate(expect(source, f"{key}.ports", raw["ports"], list, "a list"))
-        )
+        try:
+            ports = tuple(
+                _parse_port(source, f"{key}.ports[{j}]", p, ruleset)
+                for j, p in enumerate(expect(source, f"{key}.ports", raw["ports"], list, "a list"))
+            )
+        except DocumentError as exc:   # name the machine too: the list index alone sends the reader counting
+            raise DocumentError(exc.source, exc.key, f"{exc.detail} (machine {machine_id})", exc.cell) from None
         if not ports:
             raise DocumentError(source, f"{key}.ports", "a machine needs at least one port")
         if len({p.at for p in ports}) != len(ports):

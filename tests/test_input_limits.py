@@ -55,7 +55,8 @@ def test_bad_boards(tmp_path, change, needle):
     (lambda d: d["machines"][0]["ports"][0].update(amount=10**40), "machines[0].ports[0].amount: expected an integer amount from 1 to 100"),
     # QA: these loaded, and a solve then ended INFEASIBLE naming no port (first-edition users write their own)
     (lambda d: d["machines"][0]["ports"][0].update(kind="in", colors=["black"], amount=1),
-     "machines[0].ports[0].colors: no input takes black: end products go only to end-product reservoirs"),
+     "machines[0].ports[0].colors: no input takes black: end products go only to end-product reservoirs "
+     "(machine FF01)"),
     (lambda d: d["machines"][0]["ports"][0].update(colors=["red", "blue"]),
      "machines[0].ports[0].colors: ruleset factory-fun prints one colour per port"),
     (lambda d: d["machines"][0]["ports"][0].update(colors=["black", "red"]),

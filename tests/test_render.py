@@ -135,6 +135,8 @@ def test_a_two_digit_income_never_runs_into_a_port_amount() -> None:
     })
     row = next(line for line in draw_layout(layout).plain.splitlines() if "FF15" in line)
     assert re.search(r"→2 FF15\(10\) 1→", row), row
+    legend = draw_layout(layout).plain.split("Legend\n")[1].splitlines()[:10]   # its texts start in one column
+    assert len({line.index(text) for line, text in zip(legend, ("machine:", "input:", "output:", "pipe "))}) == 1
 
 
 def test_text_highlight_paints_a_red_background(rulebook: Layout) -> None:

@@ -338,11 +338,12 @@ def _legend(scene: Scene) -> Text:
     # a terminal cell has room for less than the SVG's machine (income circled, name): say what it shows
     shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)",
              **({} if sq else HEX_TANK_LABELS)}
+    column = max(11, max(sample.cell_len for sample in samples.values()) + 1)   # (a "FF48 (10)" sample is wider)
     for entry in LEGEND:
         sample = samples[entry.key]
         out.append("  ")
         out.append_text(sample)
-        out.append(" " * max(1, 11 - sample.cell_len) + shown.get(entry.key, entry.label) + "\n")
+        out.append(" " * (column - sample.cell_len) + shown.get(entry.key, entry.label) + "\n")
     if scene.colors:
         out.append("  colours: ")
         for color in scene.colors:
