@@ -211,13 +211,15 @@ def test_the_hex_legend_calls_the_funners_tanks_tanks(hex_layout: Layout) -> Non
     assert "supply tank (its colour)" in layout_svg(hex_layout)
 
 
-def test_the_income_badge_keeps_off_every_port_chip(rulebook: Layout) -> None:
-    """FF39's badge stood over its red input (QA, first edition): every badge now clears every chip of its
-    machine (a chip reaches 20 px in from its side, 10 px either way along it; the badge's radius is 11)."""
-    root = ET.fromstring(layout_svg(rulebook))
+@pytest.mark.parametrize("drawn", ["rulebook", "hex_layout"])
+def test_the_income_badge_keeps_off_every_port_chip(drawn: str, request) -> None:
+    """FF39's badge stood over its red input, FN16's over its yellow output (QA): every badge now clears every
+    chip of its machine (a chip reaches 20 px in from its side, 10 px either way along it). FN27 has ports by
+    both vertices, so its badge is the small one in the top corner."""
+    root = ET.fromstring(layout_svg(request.getfixturevalue(drawn)))
     for machine in _groups(root, "machine"):
         badge = next(c for c in machine.iter(f"{SVG}circle") if c.get("class") == "income")
-        bx, by = float(badge.get("cx")), float(badge.get("cy"))
+        bx, by, radius = float(badge.get("cx")), float(badge.get("cy")), float(badge.get("r"))
         for chip in machine.iter(f"{SVG}g"):
             found = re.match(r"translate\(([-\d.]+),([-\d.]+)\) rotate\(([-\d.]+)\)", chip.get("transform") or "")
             if not found:
@@ -227,4 +229,4 @@ def test_the_income_badge_keeps_off_every_port_chip(rulebook: Layout) -> None:
             u = (bx - x) * math.cos(a) + (by - y) * math.sin(a)        # out of the machine
             v = -(bx - x) * math.sin(a) + (by - y) * math.cos(a)       # along the side
             gap = math.hypot(max(0.0, abs(v) - 10), max(0.0, u, -20 - u))
-            assert gap >= 11, (machine.get("data-id"), gap)
+            assert gap >= radius, (machine.get("data-id"), gap)

@@ -243,9 +243,10 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines[:2] or [""]
 
 
-def _income_badge(x: float, y: float, income: int) -> str:
-    return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=11, fill="#f5c518", stroke="#7a5c00", stroke_width=1.5, class_="income")
-            + _text(x, y, str(income), 12, fill="#222", weight="bold"))
+def _income_badge(x: float, y: float, income: int, radius: float = 11) -> str:
+    return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill="#f5c518", stroke="#7a5c00", stroke_width=1.5,
+                class_="income")
+            + _text(x, y, str(income), 12 if radius >= 11 else 9, fill="#222", weight="bold"))
 
 
 def _port(plot: _Plot, port: PortView) -> str:
@@ -276,16 +277,24 @@ def _port(plot: _Plot, port: PortView) -> str:
 BADGE_CLEAR = 24.0
 
 
-def _clear_spot(plot: _Plot, spots: list[Point], ports: list[PortView]) -> Point:
-    """The first spot clear of every port chip, else the one farthest from them: a fixed corner put the
-    income badge over a port (QA: FN16's 11 over its yellow output, FA39's 9 over its red input)."""
+#: a hex machine's small badge sits this far (times the radius) from its centre towards the top vertex: chips
+#: reach 10 px either way of their sides' middles, so the corners between them stay free
+HEX_CORNER = 0.82
+
+
+def _clear_spot(plot: _Plot, spots: list[Point], ports: list[PortView]) -> Point | None:
+    """The first spot clear of every port chip (a fixed corner put the income badge over a port, QA: FN16's
+    11 over its yellow output, FA39's 9 over its red input); with none clear, the farthest one for a domino,
+    None for a hex (its caller has a corner for a smaller badge)."""
     def chip(port: PortView) -> Point:   # a chip's middle, about 10 px inside its side
         (x, y), a = plot.side_mid(port.cell, port.side), math.radians(plot.angles[port.side])
         return x - 10 * math.cos(a), y - 10 * math.sin(a)
     chips = [chip(p) for p in ports]
     clearance = [min((math.dist(s, c) for c in chips), default=math.inf) for s in spots]
     first_clear = next((s for s, d in zip(spots, clearance) if d >= BADGE_CLEAR), None)
-    return first_clear or spots[max(range(len(spots)), key=lambda k: clearance[k])]
+    if first_clear is not None or len(spots) <= 2:
+        return first_clear
+    return spots[max(range(len(spots)), key=lambda k: clearance[k])]
 
 
 def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
@@ -302,7 +311,11 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         spots = [(cx, min(ys) + 0.42 * plot.radius), (cx, max(ys) - 0.42 * plot.radius)]
     else:                         # a domino: its corners, tucked in far enough to clear mid-side chips
         spots = [(x, y) for y in (min(ys) + 13, max(ys) - 13) for x in (min(xs) + 13, max(xs) - 13)]
-    income = _income_badge(*_clear_spot(plot, spots, ports), machine.income)
+    spot = _clear_spot(plot, spots, ports)
+    if spot is None:   # a hex with ports by both vertices: a small badge up in the top corner, where no chip reaches
+        income = _income_badge(cx, cy - HEX_CORNER * plot.radius, machine.income, radius=7)
+    else:
+        income = _income_badge(*spot, machine.income)
     chips = "".join(_port(plot, p) for p in ports)
     return _el("g", box + text + income + chips, class_="machine", data_id=machine.id)
 
