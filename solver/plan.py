@@ -132,9 +132,15 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         best_seconds: list[float] = []
         best_score: list[int] = []
 
+        floor = known_replay.final_score if start_from is not None else None   # (the known game is a plan already)
+
         def show(score: int) -> None:
             if progress is not None:
+                score = score if floor is None else max(score, floor)
                 progress(float(score), float(bound if bound is not None else score), time.monotonic() - start)
+
+        if floor is not None:
+            show(floor)
 
         def better(score: int, elapsed: float) -> None:
             best_seconds[:], best_score[:] = [time.monotonic() - start], [score]

@@ -63,8 +63,10 @@ def test_a_known_game_is_where_the_search_starts_and_the_plan_is_never_below_it(
     played = load_game(EXAMPLES_DIR / "rulebook-game.json")
     starts = []
     monkeypatch.setattr(plan_module, "parallel_search", lambda *a, start_from=None, **kw: starts.append(start_from))
-    result = plan_game(played, time_limit=5, workers=1, known=played)
+    lines = []
+    result = plan_game(played, time_limit=5, workers=1, known=played, progress=lambda *line: lines.append(line))
     assert result.final_score == replay_game(played).final_score == 23 and result.strategy == "played"
+    assert lines and all(line[0] >= 23 for line in lines)   # (the progress starts at the known game, never below)
     assert starts[0].to_dict() == load_layout(EXAMPLES_DIR / "rulebook-round2.json").to_dict()
     starts.clear()
     plan_game(played, time_limit=5, workers=1)
