@@ -353,9 +353,9 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
 
 def _progress_printer(label: str):
     """Progress lines (best, bound, gap, elapsed) headed by `label`, as `solve` prints them."""
-    from solver.command import progress_lines
+    from solver.command import ProgressLines
 
-    return progress_lines(lambda line: err_console.print(f"[dim]{label}: {line}[/]"))
+    return ProgressLines(lambda line: err_console.print(f"[dim]{label}: {line}[/]"))
 
 
 @main.command()

@@ -154,6 +154,7 @@ class ProgressLines:
     def __init__(self, show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> None:
         self.show, self.repeat = show, repeat
         self.printed: tuple[float, float] | None = None   # the (best, bound) printed last ...
+        self.shown: tuple[int, int] | None = None          # ... as the line shows them ...
         self.printed_at = -math.inf                        # ... at this elapsed time
         self.started: float | None = None                  # time.monotonic() at elapsed 0
         self.lock = threading.Lock()
@@ -162,14 +163,12 @@ class ProgressLines:
     def __call__(self, best: float, bound: float, elapsed: float) -> None:
         with self.lock:
             self.started = time.monotonic() - elapsed
-            state = (round(best), round(bound))
-            if self.printed is not None and state == (round(self.printed[0]), round(self.printed[1])) \
-                    and elapsed - self.printed_at < self.repeat:
+            if (round(best), round(bound)) == self.shown and elapsed - self.printed_at < self.repeat:
                 return
             self._print(best, bound, elapsed)
 
     def _print(self, best: float, bound: float, elapsed: float) -> None:
-        self.printed, self.printed_at = (best, bound), elapsed
+        self.printed, self.shown, self.printed_at = (best, bound), (round(best), round(bound)), elapsed
         self.show(f"best {best:.0f}  bound {bound:.0f}  gap {relative_gap(best, bound):.1%}  {elapsed:.1f}s")
 
     def _beat(self) -> None:
@@ -188,10 +187,6 @@ class ProgressLines:
     def __exit__(self, *exc: object) -> None:
         self.quiet.set()
 
-
-def progress_lines(show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> ProgressLines:
-    """`ProgressLines(show, repeat)`: the progress callback of `solve`, `plan` and `analyze`."""
-    return ProgressLines(show, repeat)
 
 
 def _dim(line: str) -> None:
@@ -254,7 +249,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
     _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on {board_id} ({objective}{', optional' if optional else ''}, "
                f"{time_limit:g}s, {workers} workers)")
-    with progress_lines(_dim) as progress:
+    with ProgressLines(_dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                               optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
                               fixed=fixed, diagonal=diagonal, progress=progress)

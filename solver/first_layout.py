@@ -19,12 +19,11 @@ from typing import Callable
 
 from models.board import Board
 from models.catalog import Catalog
-from models.check import check_layout
 from models.layout import Context, Layout, parse_layout_body
 from models.rulesets import Ruleset
 
 from .fleet import Fleet
-from .sketch import best_sketch
+from .sketch import best_sketch, static_score
 from .sketch.improve import improve
 
 #: a child walk's result: (its best score, its best layout's document, its best sketch's)
@@ -56,13 +55,12 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
                        workers: int, seed: int, fixed: Layout | None = None, order: list[str] | None = None,
                        interrupted: Callable[[], bool] = lambda: False,
                        on_better: Callable[[int, float], None] | None = None,
-                       worth: Callable[[Layout], int] | None = None) -> Start:
+                       worth: Callable[[Layout], int] = static_score) -> Start:
     """Walks in this process and `workers - 1` others; `on_better(score, time.monotonic())` on each improvement.
 
     `worth` ranks the sketches (the static score unless told: a cost solve gives minus the cost, and has
     no moves, which only know the static score)."""
     context = Context(ruleset, board, catalog)
-    value = worth if worth is not None else (lambda layout: check_layout(layout).score.total)
 
     def walk(walk_seed: int, fleet: Fleet[_Documents], stop: Callable[[], bool]) -> tuple[Layout | None, Layout | None]:
         return _walk(ruleset, board, catalog, ids, schedule, walk_seed, fleet, fixed, order, stop, worth)
@@ -71,7 +69,7 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
         layout, sketch = walk(child_seed, fleet, lambda: False)
         if layout is None or sketch is None:
             return None
-        return value(layout), layout.to_dict(), sketch.to_dict()
+        return worth(layout), layout.to_dict(), sketch.to_dict()
 
     with Fleet(child, workers, seed) as fleet:
         def polled() -> bool:
@@ -86,7 +84,7 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
         finals = fleet.results(time.monotonic())
         polled()
         shared = fleet.best()
-    walks = [] if layout is None or sketch is None else [(value(layout), layout, sketch)]
+    walks = [] if layout is None or sketch is None else [(worth(layout), layout, sketch)]
     for score, body, sketch_body in finals:
         layout_read = _parsed(body, context)
         walks.append((score, layout_read, layout_read if sketch_body == body else _parsed(sketch_body, context)))
@@ -98,7 +96,7 @@ def sketch_and_improve(ruleset: Ruleset, board: Board, catalog: Catalog, ids: li
 
 def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], schedule: Schedule, seed: int,
           fleet: Fleet[_Documents], fixed: Layout | None, order: list[str] | None,
-          stop: Callable[[], bool], worth: Callable[[Layout], int] | None = None) -> tuple[Layout | None, Layout | None]:
+          stop: Callable[[], bool], worth: Callable[[Layout], int] = static_score) -> tuple[Layout | None, Layout | None]:
     """One walk: its best layout after the moves, and the best sketch they started from."""
     began = time.monotonic()
     phase = [began, schedule.stall]

@@ -113,11 +113,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     short, tiny = len(game.rounds) <= SHORT_GAME, len(game.rounds) <= TINY_GAME
     staged_share = TINY_STAGED_SHARE if tiny else STAGED_SHARE if short else 0.0
     deadline = start + time_limit * (1 - staged_share)
-    known_replay = replay_game(known) if known is not None else None
-    start_from = known_replay.final_layout if known_replay is not None and known_replay.legal else None
-    if known_replay is not None and not known_replay.legal:   # (QA: it was passed over without a word)
-        number, violation = known_replay.violations[0]
-        say(f"the given game is illegal (round {number}: {violation.rule}), so the search starts from scratch")
+    played = _known_candidate(known, say) if known is not None else None
+    start_from = played[3].final_layout if played is not None else None
     with Interrupt() as interrupt, ExitStack() as beside:
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
         bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)
@@ -132,7 +129,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         best_seconds: list[float] = []
         best_score: list[int] = []
 
-        floor = known_replay.final_score if start_from is not None else None   # (the known game is a plan already)
+        floor = played[0] if played is not None else None   # (the known game is a plan already)
 
         def show(score: int) -> None:
             if progress is not None:
@@ -174,8 +171,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             best = _judged_candidate(game, "search", rounds, say)
         else:
             best = _judged_candidate(game, "none", [r.planned(None, None) for r in game.rounds], say)
-        if start_from is not None:   # (ties keep the search's plan)
-            best = max([best, _judged_candidate(game, "played", list(known.rounds), say)], key=lambda item: item[0])
+        if played is not None:   # (ties keep the search's plan)
+            best = max([best, played], key=lambda item: item[0])
         if not interrupt.flag and short and (bound is None or best[0] < bound) and time.monotonic() < start + time_limit:
             exact = solve_staged(game, best[2], bound, start + time_limit, workers, seed,
                                  _continued(progress, start, best[0], bound), interrupt)
@@ -255,6 +252,18 @@ def _judged_candidate(game: Game, name: str, rounds: list[Round], say: RoundRepo
     replayed = _judged(plan)
     say(f"{name} plan: final score {replayed.final_score}")
     return replayed.final_score, name, plan, replayed
+
+
+def _known_candidate(known: Game, say: RoundReport) -> tuple[int, str, Game, ReplayResult] | None:
+    """The known game as a candidate plan, replayed once ("played"), or None when it is illegal (said: QA
+    saw it passed over without a word)."""
+    replayed = replay_game(known)
+    if not replayed.legal:
+        number, violation = replayed.violations[0]
+        say(f"the given game is illegal (round {number}: {violation.rule}), so the search starts from scratch")
+        return None
+    say(f"played plan: final score {replayed.final_score}")
+    return replayed.final_score, "played", known, replayed
 
 
 def _judged(plan: Game) -> ReplayResult:

@@ -33,6 +33,7 @@ from .construct import greedy_layout
 from .fixed_part import fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
+from .sketch import static_score
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
 from .relaxed_starts import relaxed_layouts
@@ -628,11 +629,11 @@ def _bound_into(track: "_Track", built: StaticModel, bound: float) -> None:
     add_objective_bound(built, int(track.bound))
 
 
-def _worth(objective: str) -> Callable[[Layout], int] | None:
-    """How the walks rank sketches: None (the static score) for profit; minus the cost for a cost solve,
-    which took the highest-scoring sketch before (classic-C FF14,FF22,FF29,FF41: cost 7-8 kept, 5 exists)."""
+def _worth(objective: str) -> Callable[[Layout], int]:
+    """How the walks rank sketches: the static score for profit; minus the cost for a cost solve, which took
+    the highest-scoring sketch before (classic-C FF14,FF22,FF29,FF41: cost 7-8 kept, 5 exists)."""
     if objective != "cost":
-        return None
+        return static_score
     return lambda layout: -check_layout(layout).score.cost
 
 

@@ -10,7 +10,7 @@ from cli import main
 from models.check import check_layout
 from models.layout import parse_layout
 from models.paths import EXAMPLES_DIR
-from solver.command import progress_lines
+from solver.command import ProgressLines
 from solver.static import StaticResult
 
 
@@ -146,7 +146,7 @@ def test_the_count_includes_the_fixed_layouts_machines(tmp_path, solves):
 
 def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_after_a_while():
     lines: list[str] = []
-    progress = progress_lines(lines.append, repeat=10.0)
+    progress = ProgressLines(lines.append, repeat=10.0)
     for best, bound, elapsed in [(90, 112, 1.0), (95, 112, 2.0), (95, 112, 3.0), (95, 112, 4.0),
                                  (95, 110, 5.0), (95, 110, 14.0), (95, 110, 15.5), (97, 110, 15.6)]:
         progress(best, bound, elapsed)
@@ -160,7 +160,7 @@ def test_a_quiet_search_still_prints_its_state_every_repeat_seconds():
     import time
 
     lines: list[str] = []
-    with progress_lines(lines.append, repeat=0.2) as progress:
+    with ProgressLines(lines.append, repeat=0.2) as progress:
         progress(95, 110, 0.0)
         time.sleep(0.9)
     assert len(lines) >= 3 and all(line.startswith("best 95  bound 110") for line in lines)

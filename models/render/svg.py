@@ -282,19 +282,15 @@ BADGE_CLEAR = 24.0
 HEX_CORNER = 0.82
 
 
-def _clear_spot(plot: _Plot, spots: list[Point], ports: list[PortView]) -> Point | None:
-    """The first spot clear of every port chip (a fixed corner put the income badge over a port, QA: FN16's
-    11 over its yellow output, FA39's 9 over its red input); with none clear, the farthest one for a domino,
-    None for a hex (its caller has a corner for a smaller badge)."""
-    def chip(port: PortView) -> Point:   # a chip's middle, about 10 px inside its side
+def _clearances(plot: _Plot, spots: list[Point], ports: list[PortView]) -> list[float]:
+    """How far each spot lies from the nearest middle of a port chip (a chip's middle is about 10 px inside its
+    side): a fixed corner put the income badge over a port (QA: FN16's 11 over its yellow output, FA39's 9
+    over its red input)."""
+    def chip(port: PortView) -> Point:
         (x, y), a = plot.side_mid(port.cell, port.side), math.radians(plot.angles[port.side])
         return x - 10 * math.cos(a), y - 10 * math.sin(a)
     chips = [chip(p) for p in ports]
-    clearance = [min((math.dist(s, c) for c in chips), default=math.inf) for s in spots]
-    first_clear = next((s for s, d in zip(spots, clearance) if d >= BADGE_CLEAR), None)
-    if first_clear is not None or len(spots) <= 2:
-        return first_clear
-    return spots[max(range(len(spots)), key=lambda k: clearance[k])]
+    return [min((math.dist(s, c) for c in chips), default=math.inf) for s in spots]
 
 
 def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
@@ -311,11 +307,14 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         spots = [(cx, min(ys) + 0.42 * plot.radius), (cx, max(ys) - 0.42 * plot.radius)]
     else:                         # a domino: its corners, tucked in far enough to clear mid-side chips
         spots = [(x, y) for y in (min(ys) + 13, max(ys) - 13) for x in (min(xs) + 13, max(xs) - 13)]
-    spot = _clear_spot(plot, spots, ports)
-    if spot is None:   # a hex with ports by both vertices: a small badge up in the top corner, where no chip reaches
+    clearance = _clearances(plot, spots, ports)
+    clear = [spot for spot, far in zip(spots, clearance) if far >= BADGE_CLEAR]
+    if clear:                       # the first spot clear of every chip
+        income = _income_badge(*clear[0], machine.income)
+    elif len(machine.cells) == 1:   # a hex with ports by both vertices: a small badge up in the top corner
         income = _income_badge(cx, cy - HEX_CORNER * plot.radius, machine.income, radius=7)
-    else:
-        income = _income_badge(*spot, machine.income)
+    else:                           # a domino with chips by all four corners: the farthest from them
+        income = _income_badge(*spots[max(range(len(spots)), key=clearance.__getitem__)], machine.income)
     chips = "".join(_port(plot, p) for p in ports)
     return _el("g", box + text + income + chips, class_="machine", data_id=machine.id)
 

@@ -193,10 +193,15 @@ def sketch_layout(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids:
     return None
 
 
+def static_score(layout: Layout) -> int:
+    """A layout's static score: how sketches and walks rank layouts unless told otherwise."""
+    return check_layout(layout).score.total
+
+
 def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
                 time_limit: float = 3.0, fixed: Layout | None = None, order: list[str] | None = None,
                 on_better: Callable[[int], None] | None = None,
-                stop: Callable[[], bool] | None = None, worth: Callable[[Layout], int] | None = None) -> Layout | None:
+                stop: Callable[[], bool] | None = None, worth: Callable[[Layout], int] = static_score) -> Layout | None:
     """The highest-scoring of the legal sketches found within `time_limit` (`worth`: the score to rank them
     by, the static score unless told; a cost solve ranks them by minus their cost).
 
@@ -210,7 +215,7 @@ def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: l
     best: tuple[int, Layout] | None = None
     for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order):
         if result.layout is not None:
-            score = worth(result.layout) if worth is not None else check_layout(result.layout).score.total
+            score = worth(result.layout)
             if best is None or score > best[0]:
                 best = (score, result.layout)
                 if on_better is not None:
