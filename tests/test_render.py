@@ -230,3 +230,35 @@ def test_the_income_badge_keeps_off_every_port_chip(drawn: str, request) -> None
             v = -(bx - x) * math.sin(a) + (by - y) * math.cos(a)       # along the side
             gap = math.hypot(max(0.0, abs(v) - 10), max(0.0, u, -20 - u))
             assert gap >= radius, (machine.get("data-id"), gap)
+
+
+def _machine_names(root: ET.Element) -> dict[str, tuple[list[str], list[float], str]]:
+    """Per machine id: its name lines, their font sizes, and its hover title."""
+    out = {}
+    for group in _groups(root, "machine"):
+        names = [t for t in group.iter(f"{SVG}text") if t.get("class") == "machine-name"]
+        out[group.get("data-id")] = ([t.text or "" for t in names], [float(t.get("font-size")) for t in names],
+                                     group.find(f"{SVG}title").text)
+    return out
+
+
+def test_a_hex_machine_name_fits_between_its_side_chips() -> None:
+    # FN24 Metamorphizor has ports on W and E: the name line between the chips holds a few characters, so it is
+    # cut with an ellipsis (QA saw it drawn under both chips); FN38 Solidificator has a W chip only and is drawn
+    # whole in a smaller font; the hover title always has the whole name
+    layout = parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [], "machines": [
+        {"id": "FN24", "cell": [1, 1], "rotation": 0}, {"id": "FN38", "cell": [4, 4], "rotation": 0}]})
+    names = _machine_names(ET.fromstring(layout_svg(layout)))
+    lines, sizes, title = names["FN24"]
+    assert len(lines) == 1 and lines[0].endswith("\u2026") and "Metamorphizor".startswith(lines[0][:-1])
+    assert title == "FN24 Metamorphizor, income 10"
+    lines, sizes, title = names["FN38"]
+    assert lines == ["Solidificator"] and sizes[0] < 9
+    assert title == "FN38 Solidificator, income 7"
+
+
+def test_a_square_machine_name_keeps_its_size_and_wraps_at_spaces(rulebook: Layout) -> None:
+    names = _machine_names(ET.fromstring(layout_svg(rulebook)))
+    for lines, sizes, title in names.values():
+        assert sizes and all(size == 9 for size in sizes) and not any(line.endswith("\u2026") for line in lines)
+        assert " ".join(lines) in title

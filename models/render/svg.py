@@ -243,6 +243,24 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines[:2] or [""]
 
 
+#: a machine's name: font size, the smallest it may shrink to, and a character's width as a share of the size
+#: (italic sans, measured on DejaVu: 5.4 px at 9 px)
+NAME_SIZE, NAME_SMALLEST, NAME_CHAR = 9.0, 6.0, 0.6
+#: room a W or E port chip takes from a hex machine's name line (the chip is 20 px wide, inside the side)
+HEX_CHIP_ROOM = 22.0
+
+
+def _fitted_name(name: str, width: float) -> tuple[list[str], float]:
+    """The name's lines and font size so every line fits `width` px: wrapped at the full size, shrunk down to
+    NAME_SMALLEST, and only then cut with an ellipsis (the machine's <title> keeps the whole name). A hex cell
+    beside W and E chips has room for a few characters: QA saw 'Solidificator' drawn under both chips."""
+    lines = _wrap(name, max(1, int(width / (NAME_CHAR * NAME_SIZE))))
+    longest = max(len(line) for line in lines)
+    size = max(NAME_SMALLEST, min(NAME_SIZE, width / (NAME_CHAR * max(1, longest))))
+    room = max(1, int(width / (NAME_CHAR * size)))
+    return [line if len(line) <= room else line[:max(1, room - 1)] + "\u2026" for line in lines], size
+
+
 def _income_badge(x: float, y: float, income: int, radius: float = 11) -> str:
     return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill="#f5c518", stroke="#7a5c00", stroke_width=1.5,
                 class_="income")
@@ -298,11 +316,19 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     ys = [p[1] for c in machine.cells for p in plot.polygon(c)]
     cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     box = _rounded_box(plot, machine.cells, inset=4, fill="#fbfaf6", stroke="#333")
-    chars = int((max(xs) - min(xs) - 24) / 5.4) if len(machine.cells) == 1 else int((min(max(xs) - min(xs), max(ys) - min(ys)) - 8) / 5.4)
-    names = _wrap(machine.name, max(8, chars))
-    text = _text(cx, cy - 5 * len(names), machine.id, 14, weight="bold", class_="machine-id")
-    text += "".join(_text(cx, cy + 6 + 10 * i - 5 * (len(names) - 1), line, 9, fill="#555", font_style="italic")
-                    for i, line in enumerate(names))
+    if len(machine.cells) == 1:   # a hex: its width, less what W and E chips take at the name's height
+        sides = {p.side for p in ports}
+        left = min(xs) + 4 + (HEX_CHIP_ROOM if "W" in sides else 0)
+        right = max(xs) - 4 - (HEX_CHIP_ROOM if "E" in sides else 0)
+        names, size = _fitted_name(machine.name, right - left)
+        name_x = (left + right) / 2
+    else:                         # a domino: the width of its narrow side (ports stand by its ends and long sides)
+        names, size = _fitted_name(machine.name, min(max(xs) - min(xs), max(ys) - min(ys)) - 8)
+        name_x = cx
+    text = _el("title", escape(" ".join(filter(None, (machine.id, machine.name))) + f", income {machine.income}"))
+    text += _text(cx, cy - 5 * len(names), machine.id, 14, weight="bold", class_="machine-id")
+    text += "".join(_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
+                          font_style="italic", class_="machine-name") for i, line in enumerate(names))
     if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one
         spots = [(cx, min(ys) + 0.42 * plot.radius), (cx, max(ys) - 0.42 * plot.radius)]
     else:                         # a domino: its corners, tucked in far enough to clear mid-side chips
