@@ -7,6 +7,7 @@ went away, 141 (models/terminal.py).
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from models.clickopts import output_option, seed_option, time_limit_option, workers_option
+from models.clickopts import distinct_outputs, output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
 from models.terminal import Terminal, leave_quietly
 
@@ -59,7 +60,10 @@ class FactoryfunGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:   # here, so a full disk fails where it is reported below, not in Python's last flush
+                sys.stdout.flush()
         except click.UsageError as exc:
             raise _one_line(exc) from None
         except DocumentError as exc:
@@ -70,6 +74,11 @@ class FactoryfunGroup(click.Group):
             sys.exit(130)
         except BrokenPipeError:   # (click.echo's; rich's consoles leave the same way, models/terminal.py)
             leave_quietly()
+        except OSError as exc:    # standard output that cannot take more (QA: `factoryfun catalog > /dev/full`)
+            click.echo(f"error: {exc.filename or 'standard output'}: cannot write: {exc.strerror or exc}", err=True)
+            devnull = os.open(os.devnull, os.O_WRONLY)   # (so Python's last flush cannot fail again)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(2)
 
 
 @click.group(cls=FactoryfunGroup)
@@ -78,8 +87,12 @@ def main() -> None:
     """factoryfun: check, score, draw and optimise Factory Fun factories."""
 
 
+def _json_text(document: Any) -> str:
+    return json.dumps(document, indent=2) + "\n"
+
+
 def _print_json(document: Any) -> None:
-    click.echo(json.dumps(document, indent=2))
+    click.echo(_json_text(document), nl=False)
 
 
 def _ruleset(ruleset_id: str):
@@ -97,9 +110,11 @@ def _draw(layout, highlight=()) -> None:
     console.print(draw_layout(layout, highlight_cells=highlight))
 
 
-def _write_svg(path: str, svg: str) -> None:
-    """Write an SVG (the path was checked writable when the option was read)."""
-    Path(path).write_text(svg, encoding="utf-8")
+def _write(path: str, text: str) -> None:
+    """Write an output file and say so; a failure is one line naming the file (models/jsonio.py)."""
+    from models.jsonio import write_text
+
+    write_text(path, text)
     err_console.print(f"wrote {path}")
 
 
@@ -165,7 +180,7 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
     console.print(f"[bold]{chosen[0].id}[/]: {len(chosen[0].cells)} playable cells")
     console.print(draw_board(chosen[0]))
     if svg_path:
-        _write_svg(svg_path, board_svg(chosen[0]))
+        _write(svg_path, board_svg(chosen[0]))
 
 
 # -- layouts -----------------------------------------------------------------
@@ -251,7 +266,7 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
     highlight = [c for v in result.violations for c in v.cells]
     if svg_path:
         verdict = "" if result.legal else f", illegal ({len(result.violations)} violation(s) outlined)"
-        _write_svg(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}{verdict}",
+        _write(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}{verdict}",
                                         highlight_cells=highlight))
     if as_json:
         _print_json({**layout.to_dict(), "result": {"legal": result.legal, **result.score.summary()}})
@@ -281,14 +296,11 @@ def _replay_table(result) -> Table:
 def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, show_final: bool) -> None:
     """Replay a game round by round and score it. Exit 0 legal, 1 illegal, 2 unreadable."""
     from models.game import load_game
-    from models.jsonio import write_json
     from models.replay import grouped_violations, replay_game
 
     game = load_game(game_path, catalog_path, boards_path)
     result = replay_game(game)
     document = game.to_dict(result.to_dict())
-    if out_path:
-        write_json(out_path, document)
     if as_json:
         _print_json(document)
     else:
@@ -304,6 +316,8 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
                                                       if len(grouped) < len(result.violations) else "")
             console.print(_violation_table([v for _, v in grouped], title, [r for r, _ in grouped]))
             console.print("[red bold]illegal game[/]")
+    if out_path:
+        _write(out_path, _json_text(document))
     sys.exit(0 if result.legal else 1)
 
 
@@ -328,7 +342,6 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
     """A random sequence dealt as in the real game (a game document without taken/layout)."""
     from models.board import load_boards
     from models.catalog import load_catalog
-    from models.jsonio import write_json
     from models.sequence import random_sequence
 
     if solo and players is not None and players != 1:
@@ -345,8 +358,7 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if out_path:
-        write_json(out_path, document)
-        err_console.print(f"wrote {out_path}")
+        _write(out_path, _json_text(document))
     else:
         _print_json(document)
 
@@ -371,7 +383,6 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     """The best game for a known sequence of offered machines (a played game or an earlier plan: the search
     starts from it, and the plan never scores below it)."""
     from models.game import load_game
-    from models.jsonio import write_json
     from solver.plan import plan_game
 
     game = load_game(sequence_path, catalog_path, boards_path)
@@ -380,12 +391,16 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
         result = plan_game(game, time_limit, workers, seed, progress=progress, report=lambda text: err_console.print(text),
                            known=played)
     document = result.to_document()
-    if out_path:
-        write_json(out_path, document)
-        err_console.print(f"wrote {out_path}")
     if as_json:
         _print_json(document)
-        return
+    else:
+        _plan_summary(result, show_final)
+    if out_path:   # after the result is shown: a write that fails loses no minutes of search from the screen
+        _write(out_path, _json_text(document))
+
+
+def _plan_summary(result, show_final: bool) -> None:
+    """The plan's rounds, final layout and score line in the terminal."""
     console.print(_replay_table(result.replay))
     if show_final:
         _draw(result.replay.final_layout)
@@ -410,9 +425,12 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     """Score a played game against the best plan for the same offered machines."""
     from models.analysis import analysis_html, analysis_summary, analysis_table, compare_games, plan_result
     from models.game import load_game, parse_game
-    from models.jsonio import read_json, write_json
+    from models.jsonio import read_json
     from models.layout import require_game_of
 
+    distinct_outputs(**{"--out": out_path, "--plan-out": plan_out})
+    if plan_path and plan_out:
+        raise click.UsageError("--plan-out writes the plan analyze computes; with --plan it computes none")
     played = load_game(game_path, catalog_path, boards_path)
     if plan_path:
         document = read_json(plan_path)
@@ -426,18 +444,16 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
             result = plan_game(played, time_limit, workers, seed, progress=progress,
                                report=lambda text: err_console.print(text), known=played)
         best, bound, status = result.game, result.bound, result.status
-        if plan_out:
-            write_json(plan_out, result.to_document())
-            err_console.print(f"wrote {plan_out}")
     analysis = compare_games(played, best, bound, status)
-    if out_path:
-        Path(out_path).write_text(analysis_html(analysis), encoding="utf-8")
-        err_console.print(f"wrote {out_path}")
     if as_json:
         _print_json(analysis.to_dict())
-        return
-    console.print(analysis_table(analysis))
-    console.print(analysis_summary(analysis))
+    else:
+        console.print(analysis_table(analysis))
+        console.print(analysis_summary(analysis))
+    if plan_out and not plan_path:   # after the result is shown (see `plan`)
+        _write(plan_out, _json_text(result.to_document()))
+    if out_path:
+        _write(out_path, analysis_html(analysis))
 
 
 def _register_commands_defined_elsewhere() -> None:

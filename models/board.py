@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DocumentError, expect, expect_cell, expect_int_in, require_keys
+from .errors import DocumentError, expect, expect_cell, expect_int_in, expect_plain_id, require_keys
 from .geometry import GEOMETRIES, Cell, Geometry
 from .jsonio import read_json
 from .paths import BOARDS_DIR
@@ -122,7 +122,7 @@ def _parse_board(source: str, key: str, raw: object) -> Board:
         if cell not in shape:
             raise DocumentError(source, key, "blocked or pillar cell outside the board", cell)
     return Board(
-        id=expect(source, f"{key}.id", raw["id"], str, "a string id"),
+        id=expect_plain_id(source, f"{key}.id", raw["id"]),
         geometry=geometry,
         cells=frozenset(shape - pillars - blocked),
         blocked=frozenset(blocked),
@@ -145,6 +145,8 @@ def parse_boards(document: object, ruleset: Ruleset, source: str) -> dict[str, B
         if board.geometry is not ruleset.geometry:
             raise DocumentError(source, f"boards[{i}].geometry", f"ruleset {ruleset.id} needs {ruleset.geometry.name} boards")
         boards[board.id] = board
+    if not boards:   # (QA: `sequence random --boards` on such a file crashed looking for a first board)
+        raise DocumentError(source, "boards", "lists no boards")
     return boards
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import DocumentError, expect, expect_int_in, require_keys
+from .errors import DocumentError, expect, expect_int_in, expect_plain_id, require_keys
 from .jsonio import read_json
 from .paths import MACHINES_DIR
 from .rulesets import Ruleset
@@ -116,7 +116,7 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
     for i, raw in enumerate(expect(source, "machines", document["machines"], list, "a list")):
         key = f"machines[{i}]"
         require_keys(source, key, raw, {"id", "income", "ports"}, {"name", "name_certain", "bonus_supply"})
-        machine_id = expect(source, f"{key}.id", raw["id"], str, "a string id")
+        machine_id = expect_plain_id(source, f"{key}.id", raw["id"])
         if machine_id in machines:
             raise DocumentError(source, f"{key}.id", f"duplicate machine id {machine_id!r}")
         bonus = raw.get("bonus_supply")
@@ -135,8 +135,8 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
             raise DocumentError(source, f"{key}.ports", "two ports at the same position")
         machines[machine_id] = Machine(
             id=machine_id,
-            name=raw.get("name"),
-            name_certain=bool(raw.get("name_certain", True)),
+            name=expect(source, f"{key}.name", raw.get("name"), (str, type(None)), "a string name or null"),
+            name_certain=expect(source, f"{key}.name_certain", raw.get("name_certain", True), bool, "true or false"),
             income=expect_int_in(source, f"{key}.income", raw["income"], 0, MAX_INCOME, "an integer income"),
             bonus_supply=bonus,
             ports=ports,

@@ -98,3 +98,16 @@ def seed_option(default: int = 0, help: str = SEED_HELP) -> Decorator:
 def output_option(*decls: str, help: str, make_parents: bool = False, **kwargs: Any) -> Decorator:
     """An option naming a file to write (see OutputFile)."""
     return click.option(*decls, type=OutputFile(make_parents), help=help, **kwargs)
+
+
+def distinct_outputs(**paths: str | None) -> None:
+    """Two output options naming one file would leave only the last written (QA: `--out x --svg x` left an SVG
+    that `check x` could not read): a usage error before any work."""
+    seen: dict[Path, str] = {}
+    for option, path in paths.items():
+        if not path:
+            continue
+        key = Path(path).resolve()
+        if key in seen:
+            raise click.UsageError(f"{seen[key]} and {option} name the same file '{path}'")
+        seen[key] = option

@@ -50,6 +50,15 @@ def expect(
     return value
 
 
+def expect_plain_id(source: str, key: str, value: Any) -> str:
+    """A machine or board id as the command line takes it (`--machines FF01,FF02`, `--board classic-A`): a
+    non-empty string without spaces or commas (QA: "" and "FF,01" were accepted and could never be named)."""
+    text = expect(source, key, value, str, "a string id")
+    if not text or any(ch.isspace() or ch == "," for ch in text):
+        raise DocumentError(source, key, f"an id is a non-empty string without spaces or commas, got {text!r}")
+    return text
+
+
 def expect_int_in(
     source: str, key: str, value: Any, low: int, high: int, what: str, cell: Sequence[int] | None = None, note: str = ""
 ) -> int:

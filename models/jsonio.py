@@ -38,7 +38,7 @@ def read_text(path: str | Path) -> str:
     """A file's UTF-8 text, or a DocumentError naming the file."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")   # (a byte-order mark, as Windows editors write, is no text)
     except FileNotFoundError:
         raise DocumentError(str(path), "", "file not found") from None
     except IsADirectoryError:
@@ -68,5 +68,15 @@ def read_json(path: str | Path) -> Any:
     return parse_json(read_text(path), str(path))
 
 
+def write_text(path: str | Path, text: str) -> None:
+    """Write a file the user named; a failure is one DocumentError naming it. Output options check their
+    path when they are read, but a disk can fill or a directory go while a solve runs (QA: a traceback,
+    and the result lost, for `--out /dev/full`)."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise DocumentError(str(path), "", f"cannot write: {exc.strerror or exc}") from None
+
+
 def write_json(path: str | Path, document: Any) -> None:
-    Path(path).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    write_text(path, json.dumps(document, indent=2) + "\n")

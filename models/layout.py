@@ -232,7 +232,9 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
     ruleset, geometry = context.ruleset, context.ruleset.geometry
     if not isinstance(raw, dict):
         raise DocumentError(source, key, "expected an object")
-    kind = raw.get("kind")
+    if "kind" not in raw:
+        raise DocumentError(source, f"{key}.kind", "missing key")
+    kind = raw["kind"]
     if kind not in TILE_KINDS or (kind == "diagonal" and ruleset.oriented_tanks):
         raise DocumentError(source, f"{key}.kind", f"unknown tile kind {kind!r}")
     oriented = ruleset.oriented_tanks and kind in TANK_KINDS

@@ -7,23 +7,27 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any, Callable
 
 import click
 from rich.table import Table
 
 from models.check import check_layout
-from models.clickopts import output_option, seed_option, time_limit_option, workers_option
+from models.clickopts import distinct_outputs, output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
-from models.jsonio import parse_json, read_json, read_text, write_json
+from models.jsonio import parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
 from models.terminal import Terminal
 
 from .extract import prune
 from .static import StaticResult, relative_gap, solve_static
+
+#: `solve` found no layout (INFEASIBLE, or UNKNOWN at the time limit or Ctrl-C): like `check` for an illegal
+#: layout, 1; bad input is 2
+NO_LAYOUT_EXIT = 1
 
 _out = Terminal()
 _err = Terminal(stderr=True)
@@ -237,6 +241,7 @@ def _summary(result: StaticResult) -> Table:
 def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_path, objective, optional,
           time_limit, workers, seed, hint_path, fixed_path, diagonal, out_path, svg_path, as_json) -> None:
     """Find the most profitable (or cheapest) legal factory for a set of machines."""
+    distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     if optional and objective == "cost":
         raise click.UsageError("--optional goes with --objective profit")
     context = resolve_context("--board/--ruleset", ruleset_id, board_id, catalog_path, boards_path)
@@ -254,24 +259,23 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                               optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
                               fixed=fixed, diagonal=diagonal, progress=progress)
     document = result_document(result)
+    if as_json:
+        click.echo(json.dumps(document, indent=2))
+    else:
+        _out.print(_summary(result))
+        if result.layout is not None:
+            _draw(result.layout)
+    # files after the result is shown: a write that fails (a full disk) loses no minutes of search from the screen
     if result.layout is None:   # a document without a layout is no layout document: nothing to read back
         for path in (out_path, svg_path):
             if path:
                 _err.print(f"no layout to write ({result.status}): {path} not written")
-    elif out_path:
+        sys.exit(NO_LAYOUT_EXIT)   # (so `solve --out a.json && check a.json` stops here)
+    if out_path:
         write_json(out_path, document)
         _err.print(f"wrote {out_path}")
-    if svg_path and result.layout is not None:
-        try:
-            from models.render.svg import layout_svg
-        except ImportError:
-            _err.print("SVG renderer not available; no SVG written")
-        else:
-            Path(svg_path).write_text(layout_svg(result.layout, title=f"{board_id}: {result.status}"), encoding="utf-8")
-            _err.print(f"wrote {svg_path}")
-    if as_json:
-        click.echo(json.dumps(document, indent=2))
-        return
-    _out.print(_summary(result))
-    if result.layout is not None:
-        _draw(result.layout)
+    if svg_path:
+        from models.render.svg import layout_svg
+
+        write_text(svg_path, layout_svg(result.layout, title=f"{board_id}: {result.status}"))
+        _err.print(f"wrote {svg_path}")

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -210,3 +213,14 @@ def test_plan_goes_on_from_a_played_game_or_an_earlier_plan_but_not_from_a_bare_
     sequence.write_text(json.dumps(document))
     run("plan", str(sequence), "--time-limit", "1")
     assert handed[0] is not None and [r.taken for r in handed[0].rounds] == ["FF39", "FF08"] and handed[1] is None
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["catalog"], ["sequence", "random"], ["check", str(EXAMPLES_DIR / "rulebook-round2.json"), "--json"]])
+def test_standard_output_that_cannot_be_written_is_one_line(args):
+    # QA: `factoryfun catalog > /dev/full` ended in a traceback
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", "from cli import main; main()", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == ["error: standard output: cannot write: No space left on device"]

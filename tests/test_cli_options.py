@@ -41,6 +41,18 @@ def test_usage_errors_are_one_line(args, needle):
     one_line_usage_error(args, needle)
 
 
+@pytest.mark.parametrize("args,needle", [
+    ([*SOLVE, "--out", "same.x", "--svg", "same.x"], "--out and --svg name the same file 'same.x'"),
+    (["analyze", GAME, "--out", "r.html", "--plan-out", "./r.html"], "--out and --plan-out name the same file"),
+    # QA: --plan-out was ignored without a word when --plan gave the plan
+    (["analyze", GAME, "--plan", GAME, "--plan-out", "p.json"], "--plan-out writes the plan analyze computes"),
+])
+def test_outputs_that_cannot_all_be_written_are_refused_first(tmp_path, monkeypatch, args, needle):
+    monkeypatch.chdir(tmp_path)
+    one_line_usage_error(args, needle)
+    assert not list(tmp_path.iterdir())
+
+
 def test_no_arguments_still_prints_the_help():
     result = CliRunner().invoke(main, [])
     assert "Usage:" in result.output and "Commands:" in result.output

@@ -41,6 +41,9 @@ def _board(doc: dict, **changes: Any) -> None:
     (lambda d: _board(d, blocked=[[0, 0], [0, 0]]), "boards[1].blocked[1]: cell listed twice (cell [0, 0])"),
     (lambda d: _board(d, pillars=[[0, 0]]), "boards[1].pillars: cell is both a pillar and blocked (cell [0, 0])"),
     (lambda d: _board(d, blocked=[[0, 99]]), "boards[1].blocked[0]: cell coordinates must be from 0 to 39"),
+    # QA: these loaded; `sequence random` then crashed looking for a first board, or no --board could name it
+    (lambda d: d.update(boards=[]), "boards: lists no boards"),
+    (lambda d: _board(d, id=""), "boards[1].id: an id is a non-empty string without spaces or commas, got ''"),
 ])
 def test_bad_boards(tmp_path, change, needle):
     path = mutated(tmp_path, BOARDS_DIR / "factory-fun.json", change)
@@ -62,6 +65,13 @@ def test_bad_boards(tmp_path, change, needle):
     (lambda d: d["machines"][0]["ports"][0].update(colors=["black", "red"]),
      "machines[0].ports[0].colors: black is an end product, never one of a port's colours"),
     (lambda d: d.update(machines=[]), "machines: lists no machines"),
+    # QA: these loaded ("no" read as true, a blank id listed and solved, an id --machines can never name)
+    (lambda d: d["machines"][0].update(name_certain="no"), "machines[0].name_certain: expected true or false, got 'no'"),
+    (lambda d: d["machines"][0].update(name=5), "machines[0].name: expected a string name or null, got 5"),
+    (lambda d: d["machines"][0].update(id=""), "machines[0].id: an id is a non-empty string without spaces or commas"),
+    (lambda d: d["machines"][0].update(id="FF,01"), "machines[0].id: an id is a non-empty string without spaces or "
+                                                    "commas, got 'FF,01'"),
+    (lambda d: d["machines"][0].update(id="FF 01"), "got 'FF 01'"),
 ])
 def test_bad_catalogues(tmp_path, change, needle):
     path = mutated(tmp_path, MACHINES_DIR / "factory-fun.json", change)
@@ -94,3 +104,22 @@ def test_bad_games(tmp_path, change, needle, command):
 def test_bundled_games_still_load():
     result = CliRunner().invoke(main, ["replay", str(GAME), "--no-show"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_tile_without_a_kind_says_the_key_is_missing(tmp_path):
+    path = mutated(tmp_path, Path(ROUND2), lambda d: d["tiles"][0].pop("kind"))
+    one_line_error(["check", path], path, "tiles[0].kind: missing key")
+
+
+def test_a_byte_order_mark_is_read_as_nothing(tmp_path):
+    # Windows editors write one; it was "invalid JSON ... Unexpected UTF-8 BOM (decode using utf-8-sig)"
+    layout, ids = tmp_path / "bom.json", tmp_path / "ids.txt"
+    layout.write_bytes(b"\xef\xbb\xbf" + Path(ROUND2).read_bytes())
+    ids.write_bytes(b"\xef\xbb\xbfFF39\n")
+    result = CliRunner().invoke(main, ["check", str(layout)])
+    assert result.exit_code == 0 and "legal" in result.stdout, result.output
+    from solver.command import _machine_list
+    from models.catalog import load_catalog
+    from models.rulesets import get_ruleset
+
+    assert _machine_list(None, str(ids), load_catalog(get_ruleset("factory-fun"))) == ["FF39"]

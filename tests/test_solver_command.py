@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import json
 
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -10,7 +12,7 @@ from cli import main
 from models.check import check_layout
 from models.layout import parse_layout
 from models.paths import EXAMPLES_DIR
-from solver.command import ProgressLines
+from solver.command import NO_LAYOUT_EXIT, ProgressLines
 from solver.static import StaticResult
 
 
@@ -123,7 +125,7 @@ def _hint(tmp_path, change=None) -> str:
 def test_an_unusable_hint_is_dropped_with_a_note(tmp_path, solves, machines, change, needle):
     hint = _hint(tmp_path, change)
     result = invoke("--board", "classic-A", "--machines", machines, "--hint", hint, "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT, result.output
     notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and f"--hint {hint} not used" in notes[0] and needle in notes[0], result.stderr
     assert solves[0]["hint"] is None
@@ -131,7 +133,7 @@ def test_an_unusable_hint_is_dropped_with_a_note(tmp_path, solves, machines, cha
 
 def test_a_good_hint_is_passed_on_without_a_note(tmp_path, solves):
     result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--hint", _hint(tmp_path), "--json")
-    assert result.exit_code == 0 and "note:" not in result.stderr
+    assert result.exit_code == NO_LAYOUT_EXIT and "note:" not in result.stderr
     assert solves[0]["hint"] is not None
 
 
@@ -140,7 +142,7 @@ def test_the_count_includes_the_fixed_layouts_machines(tmp_path, solves):
     fixed.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
                                  "machines": [{"id": "FF01", "cell": [5, 2], "rotation": 0}], "tiles": []}))
     result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--fixed", str(fixed), "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT, result.output
     assert "solving 3 machines (FF01 from --fixed) on classic-A" in result.stderr
 
 
@@ -170,10 +172,11 @@ def test_a_quiet_search_still_prints_its_state_every_repeat_seconds():
 
 
 def test_no_layout_means_no_svg_nor_layout_file_and_says_so(tmp_path, solves):
-    """A document holding only a result is no layout document (check could not read it back)."""
+    """A document holding only a result is no layout document (check could not read it back), and the exit
+    code says so (QA: `solve --out a.json && check a.json` went on to "file not found")."""
     svg, out = tmp_path / "best.svg", tmp_path / "best.json"
     result = invoke("--board", "classic-A", "--machines", "FF39", "--svg", str(svg), "--out", str(out))
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT, result.output
     stderr = result.stderr.replace("\n", "")
     assert f"no layout to write (UNKNOWN): {svg} not written" in stderr
     assert f"no layout to write (UNKNOWN): {out} not written" in stderr
@@ -184,5 +187,17 @@ def test_an_interrupted_solve_says_so_beside_its_status(monkeypatch):
     monkeypatch.setattr("solver.command.solve_static", lambda *a, **kw: StaticResult(
         "UNKNOWN", None, None, None, None, 0.0, 0.0, None, None, interrupted=True))
     result = invoke("--board", "classic-A", "--machines", "FF39")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT, result.output
     assert "UNKNOWN (interrupted)" in result.stdout
+
+
+FULL = Path("/dev/full")   # (Linux: every write fails with "No space left on device")
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="needs /dev/full")
+def test_a_write_that_fails_after_the_solve_is_one_line_and_the_result_is_still_shown():
+    # QA: a traceback, and the result lost; the path passes the check when the option is read
+    result = invoke("--board", "classic-A", "--machines", "FF09", "--time-limit", "10", "--out", str(FULL))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert "OPTIMAL" in result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "error: /dev/full: cannot write: No space left on device"
