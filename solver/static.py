@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
@@ -45,6 +46,11 @@ from .search import Interrupt, Progress, complete_assignment, empty_hint, partia
 SKETCH_SMALL = (0.05, 3.0)
 SKETCH_LARGE = (0.2, 60.0)
 SKETCH_MANY = 6
+#: ... and from this many machines where the triangle cuts do not reach (hex): no bound there comes near the
+#: optimum, so nothing is proved and the moves are the search's best hope. 11 random Funner sets of 3-6
+#: machines, 20 s, one worker: moves from 3 machines ended higher on 8 of the 9 sets of 3-5 (by 2-6 points)
+#: and equal on the ninth; FN45,FN16,FN46,FN10,FN06 32 / 29 / 30 -> 34 / 38 / 32 on seeds 0-2
+SKETCH_MANY_UNBOUNDED = 3
 #: share of the time limit (and cap) for ruin-and-recreate moves on the best sketch (solver/sketch/improve.py),
 #: profit objective, SKETCH_MANY or more machines, nothing fixed; it gains most in its first 20 s
 #: (classic-A n8/s0 from 87: 93-94 after 20 s on five seeds; CP-SAT from 87 stood at 88 after 48 s)
@@ -293,10 +299,17 @@ def solve_static(
         prove_points = PROVE_MAX_POINTS if provable else math.inf if proved_late else None
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
-        moves = objective == "profit" and fixed is None and len(ids) >= SKETCH_MANY
+        unbounded = not triangles_supported(ruleset)   # (hex: no bound comes near the optimum)
+        moves = (objective == "profit" and fixed is None
+                 and len(ids) >= (SKETCH_MANY_UNBOUNDED if unbounded else SKETCH_MANY))
         # rounds of fresh walks may take time from the main search and from a capped proof
         fresh_walks = use_construction and hint is None and fixed is None
-        rounds_first = proved_late and fresh_walks   # 7-10 machines: walks in rounds from the start
+        # 3-6 machines where nothing can be proved: walks in rounds nearly to the end, no prover
+        walks_throughout = (unbounded and moves and fresh_walks and not optional and not proved_late
+                            and os.environ.get("FF_AB") == "1")
+        if walks_throughout:
+            prove_points = None
+        rounds_first = (proved_late or walks_throughout) and fresh_walks   # 7-10 machines: rounds from the start
         rounds = itertools.count(1)   # their seeds: seed + k x WALK_AGAIN_SEED, never one twice
 
         walked = [-math.inf]   # the best score any walk reported
@@ -366,7 +379,7 @@ def solve_static(
             # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
             # worker alone once answered -69 for FF39 --optional)
             track.offer(checked_layout(empty_layout(ruleset, board, catalog, diagonal)), time.monotonic() - start)
-        rounds_end = deadline - PROVE_LATE_SHARE * time_limit
+        rounds_end = deadline - (WALK_AGAIN_RESERVE if walks_throughout else PROVE_LATE_SHARE) * time_limit
         joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
         joined = (beside.enter_context(_joined_beside(ruleset, catalog, ids, joined_until - time.monotonic()))
                   if (rounds_first and JOINED_BESIDE[0] <= len(ids) <= JOINED_BESIDE[1] and not diagonal
@@ -545,7 +558,9 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds:
         if progress is not None:
             progress(float(max(score, track.value())), float(track.bound), at - start)
 
-    while (left := until - time.monotonic()) >= WALK_AGAIN_SECONDS and not interrupt.flag and not track.optimal:
+    whole = _round_schedule(time_limit, moves)
+    least = min(WALK_AGAIN_SECONDS, whole.sketch_seconds + whole.improve_seconds)   # a short solve's whole round
+    while (left := until - time.monotonic()) >= least and not interrupt.flag and not track.optimal:
         between()
         if track.at_bound():
             return  # the bound that came meets the best: the search after confirms the optimum
