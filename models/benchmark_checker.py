@@ -66,7 +66,7 @@ def measure(layouts: list[Layout], with_parse: bool) -> float:
 @click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Repetitions (the median is reported).")
 @click.option("--machines", type=click.IntRange(min=1), default=10, show_default=True,
               help="Machines per layout (at most the catalogue's).")
-@seed_option(default=1)
+@seed_option(default=1, help="Seed of the random layouts: the same seed judges the same layouts.")
 @output_option("--out", "out_path", default="results/checker.csv", show_default=True, make_parents=True,
                help="CSV of every run; a Markdown summary is written beside it.")
 def bench_checker(layouts: int, runs: int, machines: int, seed: int, out_path: str) -> None:
