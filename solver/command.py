@@ -249,6 +249,10 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
         raise click.UsageError(f"ruleset {ruleset_id} has no diagonal intersection tile")
     ids = _machine_list(machines, machines_file, context.catalog)
     fixed = _read_layout(fixed_path, "fixed", context, catalog_path, boards_path)
+    if fixed is not None and fixed.options.get("diagonal_intersection") and not diagonal:
+        # (QA: the solve ended INFEASIBLE, "is the option on?", over a layout that says it is)
+        raise click.UsageError(f"the --fixed layout {fixed_path} plays with the diagonal intersection tile "
+                               "(options.diagonal_intersection): give --diagonal too")
     placed, from_fixed = _with_fixed(ids, fixed)
     hint = _usable_hint(_read_layout(hint_path, "hint", context, catalog_path, boards_path), hint_path, placed, optional)
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""

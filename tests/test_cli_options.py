@@ -53,6 +53,13 @@ def test_outputs_that_cannot_all_be_written_are_refused_first(tmp_path, monkeypa
     assert not list(tmp_path.iterdir())
 
 
+def test_a_fixed_layout_with_the_diagonal_tile_needs_the_option_said_again():
+    # QA: the solve ended INFEASIBLE ("is the option on?") over a layout whose options say it is
+    fixed = str(EXAMPLES_DIR / "legal-diagonal.json")
+    one_line_usage_error([*SOLVE, "--fixed", fixed], f"the --fixed layout {fixed} plays with the diagonal",
+                         "give --diagonal too")
+
+
 def test_no_arguments_still_prints_the_help():
     result = CliRunner().invoke(main, [])
     assert "Usage:" in result.output and "Commands:" in result.output
