@@ -59,6 +59,10 @@ IMPROVE = (0.3, 60.0)
 #: FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 got no layout at all in 300 s, where one walk's first
 #: legal sketch comes after about 20 s)
 SKETCH_GIVE_UP = 5.0
+#: 7-10 machines whose first walks found no sketch walk again with new seeds up to this share of the time:
+#: classic-A / classic-C FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 at 20 s ended with no layout on
+#: seeds 1 / 2 (its first walks' sketches all failed for 10 s), where other seeds sketch in 0.3-1.4 s
+SKETCH_RETRY = 0.6
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
 #: ... when the best layout is at most this many points below the bound (5 before growth got fast: a
@@ -342,6 +346,11 @@ def solve_static(
                 schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
                                     min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
             walks = walk(schedule, seed, sketched)
+            # 7-10 machines: walks that found no sketch at all try again with fresh seeds (other orders and
+            # preferences) while SKETCH_RETRY of the time lasts; CP-SAT's greedy construction rarely lays 10
+            while (rounds_first and walks.layout is None and not interrupt.flag
+                   and start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
+                walks = walk(schedule, seed + next(rounds) * WALK_AGAIN_SEED, sketched)
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
                 sketch_first, sketch_best = walks.first_at - start, walks.best_at - start

@@ -484,3 +484,25 @@ def test_a_feasible_results_bound_is_a_whole_number():
     from solver.static import _whole
     assert [_whole(50.0, "profit"), _whole(50.4, "profit"), _whole(6.2, "cost"), _whole(None, "cost")] == [50, 50, 7, None]
     assert type(_whole(50.0, "profit")) is int
+
+
+def test_seven_machines_whose_first_walks_find_no_sketch_walk_again_with_new_seeds(monkeypatch):
+    # classic-A / classic-C FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 ended a 20 s solve with no layout
+    # on some seeds: their first walks never sketched, and the greedy CP-SAT construction laid nothing
+    from solver import static
+    from solver.first_layout import Start
+
+    seeds = []
+    real_walks = static.sketch_and_improve
+
+    def first_fails(*args, **kw):
+        seeds.append(args[6])
+        if len(seeds) == 1:
+            return Start(None, None, None, None)
+        return real_walks(*args, **kw)
+
+    monkeypatch.setattr(static, "sketch_and_improve", first_fails)
+    monkeypatch.setattr(static, "greedy_layout", lambda *a, **kw: pytest.fail("the greedy construction ran"))
+    result = solve(EIGHT[:7], time_limit=12.0, seed=5)
+    assert seeds[:2] == [5, 5 + static.WALK_AGAIN_SEED]
+    assert result.layout is not None and check_layout(result.layout).legal
