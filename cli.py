@@ -7,7 +7,6 @@ went away, 141 (models/terminal.py).
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from rich.table import Table
 
 from models.clickopts import distinct_outputs, output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
-from models.terminal import Terminal, leave_quietly
+from models.terminal import Terminal, leave_quietly, silence_stdout
 
 console = Terminal()
 err_console = Terminal(stderr=True)
@@ -76,8 +75,7 @@ class FactoryfunGroup(click.Group):
             leave_quietly()
         except OSError as exc:    # standard output that cannot take more (QA: `factoryfun catalog > /dev/full`)
             click.echo(f"error: {exc.filename or 'standard output'}: cannot write: {exc.strerror or exc}", err=True)
-            devnull = os.open(os.devnull, os.O_WRONLY)   # (so Python's last flush cannot fail again)
-            os.dup2(devnull, sys.stdout.fileno())
+            silence_stdout()
             sys.exit(2)
 
 

@@ -18,10 +18,15 @@ from rich.console import Console
 BROKEN_PIPE_EXIT = 141
 
 
-def leave_quietly() -> NoReturn:
-    """Point stdout at /dev/null (so Python's last flush cannot fail again) and exit with BROKEN_PIPE_EXIT."""
+def silence_stdout() -> None:
+    """Point stdout at /dev/null, so Python's last flush cannot fail again after a write to it failed."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
+
+
+def leave_quietly() -> NoReturn:
+    """Silence stdout and exit with BROKEN_PIPE_EXIT."""
+    silence_stdout()
     raise SystemExit(BROKEN_PIPE_EXIT)
 
 

@@ -46,9 +46,9 @@ SKETCH_SMALL = (0.05, 3.0)
 SKETCH_LARGE = (0.2, 60.0)
 SKETCH_MANY = 6
 #: ... and from this many machines where the triangle cuts do not reach (hex): no bound there comes near the
-#: optimum, so nothing is proved and the moves are the search's best hope. 11 random Funner sets of 3-6
-#: machines, 20 s, one worker: moves from 3 machines ended higher on 8 of the 9 sets of 3-5 (by 2-6 points)
-#: and equal on the ninth; FN45,FN16,FN46,FN10,FN06 32 / 29 / 30 -> 34 / 38 / 32 on seeds 0-2
+#: optimum, so nothing is proved and the moves are the search's best hope. 9 random Funner sets of 3-5
+#: machines, 20 s, one worker: moves from 3 machines ended higher on 8 (by 2-6 points) and equal on the
+#: ninth; FN45,FN16,FN46,FN10,FN06 32 / 29 / 30 -> 34 / 38 / 32 on seeds 0-2
 SKETCH_MANY_UNBOUNDED = 3
 #: share of the time limit (and cap) for ruin-and-recreate moves on the best sketch (solver/sketch/improve.py),
 #: profit objective, SKETCH_MANY or more machines, nothing fixed; it gains most in its first 20 s
@@ -59,7 +59,8 @@ IMPROVE = (0.3, 60.0)
 #: FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 got no layout at all in 300 s, where one walk's first
 #: legal sketch comes after about 20 s)
 SKETCH_GIVE_UP = 5.0
-#: 7-10 machines whose first walks found no sketch walk again with new seeds up to this share of the time:
+#: sets walking in rounds from the start (7-10 machines; Funner's 3-6) whose first walks found no sketch walk
+#: again with new seeds up to this share of the time:
 #: classic-A / classic-C FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 at 20 s ended with no layout on
 #: seeds 1 / 2 (its first walks' sketches all failed for 10 s), where other seeds sketch in 0.3-1.4 s
 SKETCH_RETRY = 0.6
@@ -314,7 +315,7 @@ def solve_static(
         walks_throughout = unbounded and moves and fresh_walks and not optional and not proved_late
         if walks_throughout:
             prove_points = None
-        rounds_first = (proved_late or walks_throughout) and fresh_walks   # 7-10 machines: rounds from the start
+        rounds_first = (proved_late or walks_throughout) and fresh_walks   # rounds from the start
         rounds = itertools.count(1)   # their seeds: seed + k x WALK_AGAIN_SEED, never one twice
 
         walked = [-math.inf]   # the best score any walk reported
@@ -346,7 +347,7 @@ def solve_static(
                 schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
                                     min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
             walks = walk(schedule, seed, sketched)
-            # 7-10 machines: walks that found no sketch at all try again with fresh seeds (other orders and
+            # walks in rounds that found no sketch at all try again with fresh seeds (other orders and
             # preferences) while SKETCH_RETRY of the time lasts; CP-SAT's greedy construction rarely lays 10
             while (rounds_first and walks.layout is None and not interrupt.flag
                    and start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
