@@ -144,3 +144,23 @@ def test_a_three_round_funner_plan_replays_legally():
     assert plan.replay.legal
     assert len(plan.game.rounds) == 3
     assert plan.bound is None or plan.final_score <= plan.bound
+
+
+def test_a_funner_set_of_three_walks_with_moves_in_rounds_and_no_prover(monkeypatch):
+    # no bound comes near a hex optimum, so the walks are the search: FN45,FN16,FN46,FN10,FN06 ended at 29-32
+    # after 20 s without moves (a planner's round layout of the same machines scores 37), 32-38 with them
+    from solver import static
+
+    schedules = []
+    real_walks = static.sketch_and_improve
+
+    def recorded(*args, **kw):
+        schedules.append(args[4])
+        return real_walks(*args, **kw)
+
+    monkeypatch.setattr(static, "sketch_and_improve", recorded)
+    monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran"))
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN45", "FN16", "FN46"], time_limit=8.0,
+                          workers=1, seed=1)
+    assert len(schedules) >= 2 and all(s.improve_seconds > 0 for s in schedules)
+    assert result.layout is not None and check_layout(result.layout).legal
