@@ -6,7 +6,6 @@ went away, 141 (models/terminal.py).
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -85,12 +84,10 @@ def main() -> None:
     """factoryfun: check, score, draw and optimise Factory Fun factories."""
 
 
-def _json_text(document: Any) -> str:
-    return json.dumps(document, indent=2) + "\n"
-
-
 def _print_json(document: Any) -> None:
-    click.echo(_json_text(document), nl=False)
+    from models.jsonio import json_text
+
+    click.echo(json_text(document), nl=False)
 
 
 def _ruleset(ruleset_id: str):
@@ -114,6 +111,12 @@ def _write(path: str, text: str) -> None:
 
     write_text(path, text)
     err_console.print(f"wrote {path}")
+
+
+def _write_document(path: str, document: Any) -> None:
+    from models.jsonio import json_text
+
+    _write(path, json_text(document))
 
 
 # -- data --------------------------------------------------------------------
@@ -315,7 +318,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
             console.print(_violation_table([v for _, v in grouped], title, [r for r, _ in grouped]))
             console.print("[red bold]illegal game[/]")
     if out_path:
-        _write(out_path, _json_text(document))
+        _write_document(out_path, document)
     sys.exit(0 if result.legal else 1)
 
 
@@ -356,7 +359,7 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if out_path:
-        _write(out_path, _json_text(document))
+        _write_document(out_path, document)
     else:
         _print_json(document)
 
@@ -394,7 +397,7 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     else:
         _plan_summary(result, show_final)
     if out_path:   # after the result is shown: a write that fails loses no minutes of search from the screen
-        _write(out_path, _json_text(document))
+        _write_document(out_path, document)
 
 
 def _plan_summary(result, show_final: bool) -> None:
@@ -449,7 +452,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
         console.print(analysis_table(analysis))
         console.print(analysis_summary(analysis))
     if plan_out and not plan_path:   # after the result is shown (see `plan`)
-        _write(plan_out, _json_text(result.to_document()))
+        _write_document(plan_out, result.to_document())
     if out_path:
         _write(out_path, analysis_html(analysis))
 

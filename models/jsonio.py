@@ -78,5 +78,10 @@ def write_text(path: str | Path, text: str) -> None:
         raise DocumentError(str(path), "", f"cannot write: {exc.strerror or exc}") from None
 
 
+def json_text(document: Any) -> str:
+    """How every document is printed and written: indented, one trailing newline."""
+    return json.dumps(document, indent=2) + "\n"
+
+
 def write_json(path: str | Path, document: Any) -> None:
-    write_text(path, json.dumps(document, indent=2) + "\n")
+    write_text(path, json_text(document))

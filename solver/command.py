@@ -5,7 +5,6 @@ Bad input becomes a DocumentError or click.UsageError (one line, exit 2 via cli.
 """
 from __future__ import annotations
 
-import json
 import math
 import sys
 import threading
@@ -18,7 +17,7 @@ from rich.table import Table
 from models.check import check_layout
 from models.clickopts import distinct_outputs, output_option, seed_option, time_limit_option, workers_option
 from models.errors import DocumentError
-from models.jsonio import parse_json, read_json, read_text, write_json, write_text
+from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
 from models.terminal import Terminal
 
@@ -264,7 +263,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                               fixed=fixed, diagonal=diagonal, progress=progress)
     document = result_document(result)
     if as_json:
-        click.echo(json.dumps(document, indent=2))
+        click.echo(json_text(document), nl=False)
     else:
         _out.print(_summary(result))
         if result.layout is not None:

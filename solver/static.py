@@ -299,8 +299,6 @@ def solve_static(
         provable = objective == "profit" and not optional and len(ids) <= PROVE_MAX_MACHINES
         proved_late = (objective == "profit" and not optional and fixed is None
                        and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
-        # how far under the bound the best may be for the prover to run; None: it never runs
-        prove_points = PROVE_MAX_POINTS if provable else math.inf if proved_late else None
         stall = max(STALL[0], STALL[1] * time_limit) if provable else None
         later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
         unbounded = not triangles_supported(ruleset)   # (hex: no bound comes near the optimum)
@@ -313,8 +311,9 @@ def solve_static(
         # no prover and no main CP-SAT search before: 9 random Funner sets of 3-6 machines (20 s, one worker) ended
         # at 49 / 53 against 38 / 52 on two, the same on seven; one bound a point higher (CP-SAT had lowered it)
         walks_throughout = unbounded and moves and fresh_walks and not optional and not proved_late
-        if walks_throughout:
-            prove_points = None
+        # how far under the bound the best may be for the prover to run; None: it never runs
+        prove_points = (None if walks_throughout else PROVE_MAX_POINTS if provable
+                        else math.inf if proved_late else None)
         rounds_first = (proved_late or walks_throughout) and fresh_walks   # rounds from the start
         rounds = itertools.count(1)   # their seeds: seed + k x WALK_AGAIN_SEED, never one twice
 
