@@ -283,7 +283,7 @@ def _replay_table(result) -> Table:
     for column in ("round", "offered", "taken", "built", "income", "new tiles", "moves", "cost", "penalty", "money"):
         table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left")
     for r in result.rounds:
-        table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "no",
+        table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "undone" if r.undone else "no",
                       f"+{r.income}" if r.income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
                       f"-{r.cost}" if r.cost else "", f"-{r.penalty}" if r.penalty else "", str(r.money))
     return table
@@ -306,6 +306,10 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
         _print_json(document)
     else:
         console.print(_replay_table(result))
+        for r in result.rounds:
+            if r.undone:
+                console.print(f"round {r.number}: building {r.taken} would have left money below 1, so it was "
+                              f"undone and the penalty paid ({game.ruleset.title})")
         if show_final:
             _draw(result.final_layout)
         console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")

@@ -49,6 +49,8 @@ class GameRound:
         r = self.report
         if r.taken is None:
             return "took nothing"
+        if r.undone:
+            return f"{r.taken} built, undone (money below 1)"
         return f"{r.taken} built" if r.built else f"{r.taken} not built"
 
 

@@ -23,6 +23,11 @@ class Round:
     layout: Layout | None = None      # None: the layout did not change
     has_taken: bool = False           # False in a sequence to plan for
 
+    def last_pick_token(self, rules) -> int:
+        """What Funner's last-pick token adds to a built machine's income: only with 3+ players (RULES section
+        2), whose rounds offer one machine each; with fewer, `last_pick` only spares the skip penalty."""
+        return rules.last_pick_bonus if self.last_pick and len(self.offered) >= rules.token_players else 0
+
     def planned(self, taken: str | None, layout: Layout | None) -> "Round":
         """This offer as a planner played it: `taken` built into `layout`, or nothing taken (layout None,
         and then no first/last token: a token goes with a taken machine)."""
@@ -103,16 +108,19 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     expect(source, f"{key}.first_pick", first_pick, bool, "true or false")
     if first_pick and not context.ruleset.first_pick_fee:
         raise DocumentError(source, f"{key}.first_pick", f"ruleset {context.ruleset.id} has no first-pick token")
-    _check_tokens(source, key, t, raw, context, first_pick, last_pick)
+    _check_tokens(source, key, t, raw, context, first_pick, last_pick, len(offered))
     layout = None
     if "layout" in raw:
         layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
     return Round(offered, taken, last_pick, first_pick, layout, has_taken="taken" in raw)
 
 
-def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, first_pick: bool, last_pick: bool) -> None:
+def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, first_pick: bool, last_pick: bool,
+                  players: int) -> None:
     """Funner's first/last tokens (RULES: rounds 2-8, 3+ players) go to two different players who took a
-    machine; a round that gives one player both, or a token to nobody's machine, cannot happen."""
+    machine; a round that gives one player both, or a token to nobody's machine, cannot happen. With fewer
+    players (one offered machine each) there is no first-pick token; `last_pick` still says the player took
+    the last machine (no penalty if it is not built), but earns no token (Replayer)."""
     if not context.ruleset.first_pick_fee:
         return   # Factory Fun's last_pick only means "the last machine left": any round
     token = "first_pick" if first_pick else "last_pick" if last_pick else None
@@ -122,6 +130,10 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
         raise DocumentError(source, f"{key}.{token}", "the first/last tokens are used from round 2 on")
     if first_pick and last_pick:
         raise DocumentError(source, key, "first_pick and last_pick go to different players, not both to one")
+    if first_pick and players < context.ruleset.token_players:
+        raise DocumentError(source, f"{key}.first_pick", f"the first-pick token is used with "
+                            f"{context.ruleset.token_players} or more players, and this round offers {players} "
+                            "machine(s), one per player")
     if "taken" in raw and raw["taken"] is None:
         raise DocumentError(source, f"{key}.{token}", "a token goes with a taken machine, and this round takes none")
 

@@ -29,12 +29,14 @@ class RoundReport:
     cost: int = 0
     penalty: int = 0
     money: int = 0
+    undone: bool = False             # Funner: the build would have left money below 1, so it was taken back
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.number, "taken": self.taken, "built": self.built, "income": self.income,
             "new_tiles": len(self.new_tiles), "moved_machines": self.moved_machines,
             "cost": self.cost, "penalty": self.penalty, "money": self.money,
+            **({"undone": True} if self.undone else {}),
         }
 
 
@@ -114,39 +116,59 @@ class _Replayer:
         after = rnd.layout if rnd.layout is not None else before
         report = RoundReport(number, list(rnd.offered), rnd.taken, built=False)
         old_ids, new_ids = set(before.machine_ids), set(after.machine_ids)
+        added = sorted(new_ids - old_ids)
+        report.built = rnd.taken is not None and rnd.taken in added
+        if report.built and self.rules.undo_unaffordable and self.unaffordable(rnd, before, after, money):
+            # Funner (RULES section 2): such a build is undone and the penalty paid, as if never laid
+            after, report.undone = before, True
+            report.built, new_ids, added = False, old_ids, []
         for gone in sorted(old_ids - new_ids):
             self.add(number, "machine-removed", f"machine {gone} was removed; machines are never removed", [gone])
-        added = sorted(new_ids - old_ids)
         for extra in added:
             if extra != rnd.taken:
                 self.add(number, "machine-not-taken", f"machine {extra} appears without being taken this round", [extra])
         report.new_tiles, report.removed_tiles = tile_changes(before, after)
         report.moved_machines = machine_moves(before, after)
         changed = bool(report.new_tiles or report.removed_tiles or report.moved_machines or added or old_ids - new_ids)
-        report.built = rnd.taken is not None and rnd.taken in added
         first = len(self.violations)
         if report.built:
             self.check_moves(number, report)
-            self.unearned[rnd.taken] = (self.game.context.catalog[rnd.taken].income
-                                        + (self.rules.last_pick_bonus if rnd.last_pick else 0))
-            report.cost = round_cost(before, after) + (self.rules.first_pick_fee if rnd.first_pick else 0)
+            self.unearned[rnd.taken] = self.taken_income(rnd)
+            report.cost = self.build_cost(rnd, before, after)
         elif changed:
             self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
         for violation in check_layout(after).violations:
             self.violations.append((number, violation))
         report.income = self.earn_income({m for _, v in self.violations[first:] for m in v.machines})
         if report.built:
-            affordable = money + report.income + self.unearned.get(rnd.taken, 0) - report.cost
-            if affordable < 1:
-                self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {affordable}; "
-                         "it must stay at least 1", [rnd.taken])
             report.money = money + report.income - report.cost
+            self.check_floor(number, rnd, report, money)
         else:
             if rnd.taken is not None:
                 fee = self.rules.first_pick_fee if rnd.first_pick else 0
                 report.penalty = skip_penalty(money, self.rules.skip_penalty + fee, rnd.last_pick)
             report.money = money + report.income - report.penalty
         return report, after
+
+    def taken_income(self, rnd) -> int:
+        """The taken machine's income, with the last-pick token where the ruleset uses it with this many players."""
+        return self.game.context.catalog[rnd.taken].income + rnd.last_pick_token(self.rules)
+
+    def build_cost(self, rnd, before: Layout, after: Layout) -> int:
+        return round_cost(before, after) + (self.rules.first_pick_fee if rnd.first_pick else 0)
+
+    def unaffordable(self, rnd, before: Layout, after: Layout, money: int) -> bool:
+        """Whether building would bring money below 1, the taken machine's income counted (as `check_floor`)."""
+        return money + self.taken_income(rnd) - self.build_cost(rnd, before, after) < 1
+
+    def check_floor(self, number: int, rnd, report: RoundReport, money: int) -> None:
+        """`money-floor`: a build may not bring money below 1. The taken machine's income counts even while a
+        fault withholds it (README, rules decisions): that fault is the game's violation, not the build, so
+        the money shown may drop below 1 in an illegal game without a second violation for one mistake."""
+        affordable = money + report.income + self.unearned.get(rnd.taken, 0) - report.cost
+        if affordable < 1:
+            self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {affordable}; "
+                     "it must stay at least 1", [rnd.taken])
 
     def earn_income(self, faulty: set[str]) -> int:
         """Credit the machines laid and not yet paid for that no violation of this round names.

@@ -45,6 +45,11 @@ class Ruleset:
     #: the one who takes the last machine earns this much more if they build it
     first_pick_fee: int = 0
     last_pick_bonus: int = 0
+    #: the tokens are used only with this many players or more (RULES: Funner, 3+; one machine is offered per player)
+    token_players: int = 3
+    #: Funner: a build that would bring money below 1 is undone and the skip penalty paid (RULES section 2);
+    #: the square games forbid it, so the replay reports it as a `money-floor` violation
+    undo_unaffordable: bool = False
     #: solo ladder thresholds (Funner): at least `up` moves up a level, under `down` moves down
     solo_ladder: tuple[int, int] | None = None
 
@@ -100,6 +105,7 @@ FACTORY_FUNNER = Ruleset(
     multi_colour_ports=True,
     first_pick_fee=1,
     last_pick_bonus=1,
+    undo_unaffordable=True,
     solo_ladder=(45, 41),
 )
 

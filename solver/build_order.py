@@ -431,7 +431,7 @@ def build_towards(game: Game, final: Layout, seed: int = 0) -> BuiltGame:
             layout = round_layout(target, present | {index}, previous, seed + t)
             if layout is not None:
                 fee = rules.first_pick_fee if rnd.first_pick else 0
-                gain = catalog[final.machines[index].id].income + (rules.last_pick_bonus if rnd.last_pick else 0)
+                gain = catalog[final.machines[index].id].income + rnd.last_pick_token(rules)
                 after = money + gain - fee - round_cost(previous, layout)
                 if after < 1:
                     layout = None

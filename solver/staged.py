@@ -93,7 +93,7 @@ def build_staged_model(game: Game) -> StagedModel:
                 model.Add(v.placed[m] == was)          # a machine appears only in a round offering it
         built = sum(new.values())
         model.Add(built <= 1)
-        income = sum((c.catalog[m].income + (rules.last_pick_bonus if rnd.last_pick else 0)
+        income = sum((c.catalog[m].income + rnd.last_pick_token(rules)
                       - (rules.first_pick_fee if rnd.first_pick else 0)) * flag for m, flag in new.items())
         paid = _link_tiles(model, previous, stage, built) + _link_machines(model, game, previous, stage, new, built)
         after = model.NewIntVar(1, ceiling, f"money[{t}]")  # never below 1

@@ -28,6 +28,10 @@ ROUND2 = {"machines": [{"id": "EX01", "cell": [2, 2], "rotation": 0}, {"id": "EX
                     {"kind": "output", "cell": [5, 2], "side": "W"}]}
 
 
+#: one machine offered per player: three players, so the first/last tokens are in use
+THREE_PLAYERS = ["EX02", "EX03", "EX04"]
+
+
 def funner_game(rounds, start_money=1):
     return {"ruleset": "factory-funner", "board": "A", "start_money": start_money, "rounds": rounds}
 
@@ -109,7 +113,7 @@ def test_machines_placed_earlier_never_move():
 
 def test_not_building_costs_two_and_the_first_pick_one_more():
     doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
-                       {"offered": ["EX02"], "taken": "EX02"}])
+                       {"offered": THREE_PLAYERS, "taken": "EX02"}])
     assert replay(doc).money == 4
     doc["rounds"][1]["first_pick"] = True
     assert replay(doc).money == 3
@@ -120,10 +124,53 @@ def test_not_building_costs_two_and_the_first_pick_one_more():
 
 def test_last_pick_built_earns_one_more_and_first_pick_pays_one_more():
     doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
-                       {"offered": ["EX02"], "taken": "EX02", "layout": ROUND2, "last_pick": True}])
+                       {"offered": THREE_PLAYERS, "taken": "EX02", "layout": ROUND2, "last_pick": True}])
     assert replay(doc).money == 15
     doc["rounds"][1].update(last_pick=False, first_pick=True)
     assert replay(doc).money == 13
+
+
+def test_tokens_are_not_used_with_one_or_two_players():
+    """RULES: the tokens are for 3+ players. With one machine offered (solo) the last pick still spares the
+    penalty of a machine not built (the general rule), but earns no token; a first pick cannot happen."""
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                       {"offered": ["EX02"], "taken": "EX02", "layout": ROUND2, "last_pick": True}])
+    assert replay(doc).money == 14
+    doc["rounds"][1].pop("layout")
+    assert replay(doc).money == 6
+    doc["rounds"][1].update(last_pick=False, first_pick=True, offered=["EX02", "EX03"])
+    with pytest.raises(DocumentError, match=r"rounds\[1\]\.first_pick: the first-pick token is used with 3 or more"):
+        replay(doc)
+
+
+def _round1_with_stray_pipes(count: int) -> dict:
+    """The seed's round 1 (cost 3, income 8) and `count` more pipes that serve nothing (1 each)."""
+    body = copy.deepcopy(ROUND1)
+    free = [[q, r] for r in (4, 5) for q in range(6)]
+    body["tiles"] += [{"kind": "pipe", "cell": cell, "sides": ["E", "W"]} for cell in free[:count]]
+    return body
+
+
+def test_a_build_that_would_leave_money_below_one_is_undone_and_the_penalty_paid():
+    """RULES section 2: in Funner such a build is undone and the penalty paid (never below 1); the game goes
+    on, legally, from the layout before it."""
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": _round1_with_stray_pipes(6)},
+                       {"offered": ["EX02"], "taken": None}], start_money=1)   # 1 + 8 - 9 = 0
+    result = replay(doc)
+    assert [(r.built, r.undone, r.cost, r.money) for r in result.rounds] == [(False, True, 0, 1), (False, False, 0, 1)]
+    assert result.legal, result.violations
+    assert result.final_layout.machines == ()
+    doc["start_money"] = 4   # 4 + 8 - 9 = 3: built; the penalty (2) is paid from 4 when undone
+    assert replay(doc).rounds[0].built
+    doc["rounds"][0]["layout"] = _round1_with_stray_pipes(11)   # 4 + 8 - 14 = -2: undone, 4 - 2 = 2
+    assert [(r.undone, r.penalty, r.money) for r in replay(doc).rounds[:1]] == [(True, 2, 2)]
+
+
+def test_a_build_that_leaves_money_at_one_stands():
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": _round1_with_stray_pipes(5)}], start_money=1)
+    result = replay(doc)   # 1 + 8 - 8 = 1
+    assert [(r.built, r.undone, r.money) for r in result.rounds] == [(True, False, 1)]
+    assert "money-floor" not in {v.rule for _, v in result.violations}
 
 
 def test_first_pick_token_is_funner_only():
