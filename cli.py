@@ -179,9 +179,9 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
     from models.render.text import draw_board
 
     console.print(f"[bold]{chosen[0].id}[/]: {len(chosen[0].cells)} playable cells")
-    console.print(draw_board(chosen[0]))
+    console.print(draw_board(chosen[0], ruleset.all_colors))
     if svg_path:
-        _write(svg_path, board_svg(chosen[0]))
+        _write(svg_path, board_svg(chosen[0], ruleset.all_colors))
 
 
 # -- layouts -----------------------------------------------------------------
@@ -274,7 +274,8 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
         return
     _draw(layout, highlight)
     verdict = "legal" if result.legal else f"illegal ({len(result.violations)} violations)"
-    console.print(f"{layout.board.id}: {len(layout.machines)} machines, score {result.score.total}, {verdict}")
+    count = len(layout.machines)
+    console.print(f"{layout.board.id}: {count} machine{'' if count == 1 else 's'}, score {result.score.total}, {verdict}")
 
 
 # -- games -------------------------------------------------------------------

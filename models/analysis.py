@@ -358,12 +358,13 @@ def share_text(analysis: Analysis) -> str:
 
 
 def bound_text(analysis: Analysis) -> str | None:
-    """"bound 30 (plan gap 4), FEASIBLE" or None when the planner gave neither."""
+    """"bound 30 (the plan 4 points under it), FEASIBLE" or None when the planner gave neither (`plan` says
+    its gap in per cent, so the points are named: QA read "plan gap 47" as a percentage)."""
     if analysis.bound is None and analysis.status is None:
         return None
     parts = []
     if analysis.bound is not None:
-        parts.append(f"bound {analysis.bound} (plan gap {analysis.plan_gap})")
+        parts.append(f"bound {analysis.bound} (the plan {analysis.plan_gap} points under it)")
     if analysis.status:
         parts.append(analysis.status)
     return ", ".join(parts)

@@ -78,6 +78,7 @@ class _Checker:
 
     # helpers ---------------------------------------------------------------
     def add(self, rule: str, message: str, cells=(), machines=()) -> None:
+        message = self.layout.ruleset.in_own_words(message)
         self.violations.append(Violation(rule, message, sorted(set(cells)), sorted(set(machines))))
 
     def port_label(self, index: int) -> str:

@@ -50,8 +50,16 @@ class Ruleset:
     #: Funner: a build that would bring money below 1 is undone and the skip penalty paid (RULES section 2);
     #: the square games forbid it, so the replay reports it as a `money-floor` violation
     undo_unaffordable: bool = False
+    #: what messages call the tanks, where the game's rulebook names them otherwise: (square words, own words)
+    tank_words: tuple[tuple[str, str], ...] = ()
     #: solo ladder thresholds (Funner): at least `up` moves up a level, under `down` moves down
     solo_ladder: tuple[int, int] | None = None
+
+    def in_own_words(self, message: str) -> str:
+        """A message in this game's words: Funner's rulebook says supply, white and black tanks."""
+        for square, own in self.tank_words:
+            message = message.replace(square, own)
+        return message
 
     @property
     def all_colors(self) -> tuple[str, ...]:
@@ -106,6 +114,8 @@ FACTORY_FUNNER = Ruleset(
     first_pick_fee=1,
     last_pick_bonus=1,
     undo_unaffordable=True,
+    tank_words=(("end-product reservoir", "black tank"), ("output reservoir", "white tank"),
+                ("supply container", "supply tank")),
     solo_ladder=(45, 41),
 )
 

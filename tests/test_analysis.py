@@ -218,3 +218,12 @@ def test_terminal_views_colour_losses_red_and_gains_green(analysis) -> None:
     gained = render_terminal(analyse(best, played))     # the optimum played against the weaker game
     assert "\x1b[1;32m+11" in gained
     assert "the played game is illegal" in render_terminal(analyse(illegal_played(), best))
+
+
+def test_the_bound_line_names_its_points() -> None:
+    """`plan` gives its gap in per cent; the analysis gives points, so it says so (QA read "plan gap 47" as %)."""
+    from types import SimpleNamespace
+
+    from models.analysis import bound_text
+    text = bound_text(SimpleNamespace(bound=86, plan_gap=47, status="FEASIBLE"))
+    assert text == "bound 86 (the plan 47 points under it), FEASIBLE"

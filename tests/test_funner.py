@@ -201,16 +201,32 @@ def test_a_plan_that_takes_nothing_drops_the_rounds_token():
     assert offer.planned("EX02", None).last_pick is True
 
 
+def _tanks(kind: str, count: int) -> dict:
+    """`count` lone tanks of one kind on rows 0 and 2 (each breaks only stray rules, not the limits)."""
+    cells = [[q, 0] for q in range(6)] + [[q, 2] for q in range(6)]
+    return {"machines": [], "tiles": [{"kind": kind, "cell": cell, "side": "SE"} for cell in cells[:count]]}
+
+
+def _limit_messages(body: dict, rule: str) -> list[str]:
+    return [v.message for v in check_layout(layout(body)).violations if v.rule == rule]
+
+
 def test_nine_black_tanks_at_most():
-    body = {"machines": [], "tiles": [{"kind": "end", "cell": [q, 0], "side": "SE"} for q in range(6)]
-            + [{"kind": "end", "cell": [q, 2], "side": "SE"} for q in range(4)]}
-    assert "end-limit" in rules_of(check_layout(layout(body)))
+    assert _limit_messages(_tanks("end", 10), "end-limit") == ["10 black tanks, at most 9"]
+    assert _limit_messages(_tanks("end", 9), "end-limit") == []
+
+
+def test_three_white_tanks_at_most():
+    assert _limit_messages(_tanks("output", 4), "output-limit") == ["4 white tanks, at most 3"]
+    assert _limit_messages(_tanks("output", 3), "output-limit") == []
 
 
 def test_one_supply_tank_per_colour_no_bonus_machines():
     body = {"machines": [], "tiles": [{"kind": "supply", "color": "pink", "cell": [0, 0], "side": "E"},
                                       {"kind": "supply", "color": "pink", "cell": [4, 0], "side": "E"}]}
-    assert "supply-limit" in rules_of(check_layout(layout(body)))
+    assert _limit_messages(body, "supply-limit") == ["2 pink supply tanks, 1 allowed"]   # in the Funner's words
+    body["tiles"][1]["color"] = "blue"
+    assert _limit_messages(body, "supply-limit") == []
 
 
 @pytest.mark.parametrize("score,verdict", [(45, "up"), (60, "up"), (44, "stay"), (41, "stay"), (40, "down")])

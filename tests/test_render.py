@@ -97,7 +97,7 @@ def test_highlighted_cell_is_outlined_in_red(rulebook: Layout) -> None:
 
 def test_board_svg_shows_blocked_cells_and_pillars() -> None:
     board = load_boards(get_ruleset("factory-fun"))["classic-A"]
-    root = ET.fromstring(board_svg(board))
+    root = ET.fromstring(board_svg(board, get_ruleset("factory-fun").all_colors))
     classes = [p.get("class") for p in root.iter(f"{SVG}polygon")]
     assert classes.count("blocked") == len(board.blocked) == 3
     assert classes.count("pillar") == len(board.pillars) == 1
@@ -149,10 +149,10 @@ def test_text_highlight_paints_a_red_background(rulebook: Layout) -> None:
 
 def test_empty_boards_draw_in_text() -> None:
     board = load_boards(get_ruleset("factory-fun"))["expert-A"]
-    plain = draw_board(board).plain
+    plain = draw_board(board, get_ruleset("factory-fun").all_colors).plain
     assert plain.count("▓") == 4 * 7 * 3 + 3      # four pillars of 7x3 characters, and the legend
     hex_board = load_boards(get_ruleset("factory-funner"))["A"]
-    assert "3,1" in draw_board(hex_board).plain
+    assert "3,1" in draw_board(hex_board, get_ruleset("factory-funner").all_colors).plain
 
 
 def test_hex_layout_renders_in_svg_and_text(hex_layout: Layout) -> None:
@@ -171,7 +171,7 @@ def test_hex_layout_renders_in_svg_and_text(hex_layout: Layout) -> None:
 def test_hex_odd_rows_sit_half_a_hex_left(hex_layout: Layout) -> None:
     """Cell [0,1] (odd row) lies left of [0,0], and [1,1] lies between [0,0] and [1,0]."""
     board = hex_layout.board
-    root = ET.fromstring(board_svg(board))
+    root = ET.fromstring(board_svg(board, hex_layout.ruleset.all_colors))
     cells = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "cell"]
     centres = {}
     for cell, poly in zip(sorted(board.cells), cells):
@@ -262,3 +262,12 @@ def test_a_square_machine_name_keeps_its_size_and_wraps_at_spaces(rulebook: Layo
     for lines, sizes, title in names.values():
         assert sizes and all(size == 9 for size in sizes) and not any(line.endswith("\u2026") for line in lines)
         assert " ".join(lines) in title
+
+
+def test_a_boards_legend_shows_its_rulesets_colours() -> None:
+    """QA: the Funner board's legend drew every sample red, a colour Funner has not."""
+    funner = get_ruleset("factory-funner")
+    board = load_boards(funner)["A"]
+    assert SVG_COLORS["red"] not in board_svg(board, funner.all_colors)
+    assert SVG_COLORS["pink"] in board_svg(board, funner.all_colors)
+    assert "RED" not in draw_board(board, funner.all_colors).plain

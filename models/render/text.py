@@ -379,9 +379,10 @@ def draw_scene(scene: Scene) -> Text:
     return text
 
 
-def draw_board(board: Board) -> Text:
-    """The empty board: playable cells, blocked cells, pillars, row/column numbers."""
-    return draw_scene(board_scene(board))
+def draw_board(board: Board, colors: tuple[str, ...]) -> Text:
+    """The empty board: playable cells, blocked cells, pillars, row/column numbers; the legend in the
+    ruleset's `colors`."""
+    return draw_scene(board_scene(board, colors))
 
 
 def draw_layout(layout: Layout, highlight_cells=()) -> Text:
