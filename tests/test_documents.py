@@ -14,6 +14,7 @@ from builders import FF29_OK, layout_dict, make_layout
 from models.errors import DocumentError
 from models.game import load_game
 from models.layout import load_layout, parse_layout
+from models.networks import connect
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
 
@@ -66,8 +67,12 @@ def test_pipes_sharing_a_side():
 
 
 def test_crossing_and_double_curve_are_one_tile():
-    make_layout(tiles=[("pipe", (4, 4), "N", "S"), ("pipe", (4, 4), "E", "W")])
-    make_layout(tiles=[("pipe", (4, 4), "N", "E"), ("pipe", (4, 4), "S", "W")])
+    """Two 2-sided pipes on disjoint sides of one cell load (a crossing, a double curve); each is its own
+    network, two pipe pieces on one cell."""
+    for sides in ((("N", "S"), ("E", "W")), (("N", "E"), ("S", "W"))):
+        layout = make_layout(tiles=[("pipe", (4, 4), *sides[0]), ("pipe", (4, 4), *sides[1])])
+        assert [t.cell for t in layout.tiles] == [(4, 4), (4, 4)]
+        assert len(connect(layout).networks) == 2
 
 
 # -- board cells --------------------------------------------------------------------------------
