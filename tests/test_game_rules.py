@@ -37,8 +37,9 @@ def test_rulebook_worked_example_money_2_8_13_final_23():
     assert result.final_score == 23
 
 
-def test_first_edition_worked_example_from_money_1():
-    """factory-fun-2006: the same two rounds from money 1: 1 -> 7 -> 12."""
+def test_the_rulebook_game_from_money_1():
+    """The same two rounds from money 1 give 1 -> 7 -> 12 (start money is a game setting); the 1st edition's
+    own replay, with its ruleset, is tests/test_first_edition.py."""
     doc = dict(RULEBOOK, start_money=1)
     result = replay(doc)
     assert [r.money for r in result.rounds] == [7, 12]
