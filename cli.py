@@ -4,9 +4,20 @@ Every unreadable input ends as one line naming the file, key and cell, exit 2;
 a rule-breaking layout or game exits 1; success exits 0; a reader of the output that
 went away, 141 (models/terminal.py).
 """
+# ruff: noqa: E402 - the imports follow the handler that makes Ctrl-C during them quiet
 from __future__ import annotations
 
+import signal
 import sys
+
+
+def _leave_while_starting(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    """Ctrl-C while the modules load (a second of imports) exits 130 quietly, not with an import traceback."""
+    raise SystemExit(130)
+
+
+signal.signal(signal.SIGINT, _leave_while_starting)
+
 from pathlib import Path
 from typing import Any
 
@@ -472,6 +483,7 @@ def _register_commands_defined_elsewhere() -> None:
 
 
 _register_commands_defined_elsewhere()
+signal.signal(signal.SIGINT, signal.default_int_handler)   # loaded: Ctrl-C is each command's to handle again
 
 if __name__ == "__main__":
     main()

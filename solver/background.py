@@ -25,6 +25,7 @@ def send_outcome(task: Callable[[], Any], messages: Any) -> None:
     the parent's internal error, never a result to hide.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # (the parent's stop handler, inherited: terminate() must end us)
     try:
         messages.put(("done", task()))
     except Exception as exc:  # reported by the parent as an internal error

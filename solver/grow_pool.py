@@ -64,6 +64,7 @@ def _start_worker(event) -> None:
     """Ctrl-C is the parent's to handle: it sets the event, which every worker watches."""
     global _stop_event
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # (the parent's stop handler, inherited: terminate() must end us)
     _stop_event = event
 
 

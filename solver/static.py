@@ -377,8 +377,8 @@ def solve_static(
                 first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
                 if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
-        relaxed = topo.value if early or diagonal or interrupt.flag else _tightened_by_triangles(
-            ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic())
+        relaxed = topo.value if early or diagonal else interrupt.abortable(lambda: _tightened_by_triangles(
+            ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic()), topo.value)
         if relaxed is not None and relaxed != topo.value:
             add_objective_bound(built, relaxed)
             if progress is not None and best is not None:
@@ -411,7 +411,7 @@ def solve_static(
         if (objective == "profit" and len(ids) <= PROVE_MAX_MACHINES and fixed is None and hint is None
                 and not diagonal and triangles_supported(ruleset) and not interrupt.flag and not track.at_bound()):
             _joined_and_laid(ruleset, board, catalog, ids, track, built, time_limit, seed, start, progress,
-                             bound_holds=not optional)
+                             interrupt, bound_holds=not optional)
         searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
                      else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
         if rounds_first and track.best is not None:
@@ -617,14 +617,15 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
 
 def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
                      built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None,
-                     bound_holds: bool = True) -> None:
+                     interrupt: Interrupt, bound_holds: bool = True) -> None:
     """3-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
     fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
     track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
     of 67 (the walks end at 65-66); FF08,FF12,FF34,FF40,FF42,FF50: 89 -> 88 and 87 (83-85)."""
     if not JOINED_MACHINES[0] <= len(ids) <= JOINED_MACHINES[1]:
         return
-    topologies = relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit))
+    topologies = interrupt.abortable(
+        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit)), [])
     if bound_holds and topologies and topologies[0].value is not None:   # (every machine placed: not --optional)
         _bound_into(track, built, topologies[0].value)
     if not topologies or track.at_bound():
@@ -632,8 +633,9 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
     before = track.value() if track.best is not None else -math.inf
     laid_seconds = min(LAID[1], LAID[0] * time_limit, LAID_SMALL[1] if len(ids) <= LAID_SMALL[0] else math.inf)
     patterns = [(t.value, t.trees) for t in topologies]
-    for layout in relaxed_layouts(ruleset, board, catalog, ids, patterns, laid_seconds, seed,
-                                  bound=None if track.bound is None else int(track.bound)):
+    laid = interrupt.abortable(lambda: relaxed_layouts(ruleset, board, catalog, ids, patterns, laid_seconds, seed,
+                                                       bound=None if track.bound is None else int(track.bound)), [])
+    for layout in laid:
         _keep_legal(track, layout, time.monotonic() - start, ids, ids, None)
     if track.best is not None and track.value() > before:
         _complete_hint(built, track.best[0])

@@ -234,6 +234,59 @@ def test_ctrl_c_returns_the_best_layout_so_far():
         assert check_layout(result.layout).legal
 
 
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_stop_signal_ends_a_deadline_bound_phase_at_once(signum):
+    """Ctrl-C or SIGTERM inside `Interrupt.abortable` ends a pure-Python phase that only reads its own
+    deadline (the relaxation's tree searches took 12 s to notice Ctrl-C), and later steps see the flag."""
+    import os
+    import signal
+    import threading
+
+    from solver.search import Interrupt
+
+    def phase() -> str:
+        until = time.monotonic() + 20
+        while time.monotonic() < until:
+            sum(range(1000))
+        return "finished"
+
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), getattr(signal, signum)))
+    with Interrupt() as interrupt:
+        timer.start()
+        began = time.monotonic()
+        assert interrupt.abortable(phase, "stopped") == "stopped"
+        assert interrupt.flag and time.monotonic() - began < 3
+        assert interrupt.abortable(phase, "skipped") == "skipped"   # (after a stop, no phase starts)
+
+
+def test_ctrl_c_during_the_relaxation_of_a_small_set_returns_at_once(monkeypatch):
+    """3-6 machines: Ctrl-C while the relaxation with whole groups' cuts runs (QA: 12 s late) returns the
+    best layout within seconds."""
+    import os
+    import signal
+    import threading
+
+    import solver.static as static
+
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    called = []
+
+    def slow_topologies(*args, **kwargs):
+        called.append(time.monotonic())
+        timer.start()   # Ctrl-C one second into the phase
+        until = time.monotonic() + 40
+        while time.monotonic() < until:
+            sum(range(1000))
+        return []
+    monkeypatch.setattr(static, "relaxed_topologies", slow_topologies)
+    try:
+        result = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=60.0, workers=1)
+    finally:
+        timer.cancel()
+    assert called and result.interrupted and time.monotonic() - called[0] < 6
+    assert result.layout is not None and check_layout(result.layout).legal
+
+
 def test_a_stalled_search_stops_early():
     """The main search hands over once its best layout stands unimproved (the prover gets the time)."""
     built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, ["FF28", "FF30", "FF42", "FF45"])
