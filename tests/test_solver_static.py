@@ -559,3 +559,23 @@ def test_seven_machines_whose_first_walks_find_no_sketch_walk_again_with_new_see
     result = solve(EIGHT[:7], time_limit=12.0, seed=5)
     assert seeds[:2] == [5, 5 + static.WALK_AGAIN_SEED]
     assert result.layout is not None and check_layout(result.layout).legal
+
+
+def test_progress_never_reports_less_than_the_best_layout_so_far(monkeypatch):
+    """CP-SAT may start below the solve's best (from the sketch, where the model rejects the moves' layout):
+    its incumbents are not the solve's best (QA: "best 81" then "best 78", and the result 81)."""
+    import solver.static as static
+
+    real_run = static.run
+
+    def run_starting_low(built, seconds, workers, seed, progress, *args, **kwargs):
+        if progress is not None:
+            progress(-100.0, 200.0, 0.1)   # an incumbent far below any layout the walks found
+        return real_run(built, seconds, workers, seed, progress, *args, **kwargs)
+
+    monkeypatch.setattr(static, "run", run_starting_low)
+    seen: list[float] = []
+    result = solve(["FF28", "FF30", "FF42", "FF45"], time_limit=8, workers=1,
+                   progress=lambda best, bound, elapsed: seen.append(best))
+    assert result.layout is not None and -100.0 not in seen
+    assert all(later >= earlier for earlier, later in zip(seen, seen[1:]))
