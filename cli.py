@@ -440,7 +440,8 @@ def _plan_summary(result, show_final: bool) -> None:
 def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_out: str | None, time_limit: float,
             workers: int, seed: int, catalog_path, boards_path, as_json: bool) -> None:
     """Score a played game against the best plan for the same offered machines."""
-    from models.analysis import analysis_html, analysis_summary, analysis_table, compare_games, plan_result
+    from models.analysis import (analysis_html, analysis_summary, analysis_table, compare_games, plan_result,
+                                 require_taken)
     from models.game import load_game, parse_game
     from models.jsonio import read_json
     from models.layout import require_game_of
@@ -449,6 +450,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     if plan_path and plan_out:
         raise click.UsageError("--plan-out writes the plan analyze computes; with --plan it computes none")
     played = load_game(game_path, catalog_path, boards_path)
+    require_taken(played, game_path, "a played game")
     if plan_path:
         document = read_json(plan_path)
         require_game_of(document, plan_path, "plan", played.ruleset.id)   # (the played game's)

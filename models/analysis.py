@@ -207,6 +207,14 @@ def _options(game: Game) -> dict[str, Any]:
     return {**OPTION_DEFAULTS, **game.options}
 
 
+def require_taken(game: Game, source: str, what: str) -> None:
+    """A played game or a plan says what was taken; a bare sequence says nothing (QA: `analyze` scored one as a
+    game that took nothing: "your score 2")."""
+    if not any(r.has_taken for r in game.rounds):
+        raise DocumentError(source, "rounds", f"not {what}: no round says what was taken (a sequence? "
+                            "`factoryfun plan` makes a plan of it)")
+
+
 def check_comparable(played: Game, best: Game) -> None:
     """Both games must be the same game: ruleset, board, options, start money, rounds and
     the machines offered each round. Otherwise the comparison would be meaningless, so
@@ -220,9 +228,7 @@ def check_comparable(played: Game, best: Game) -> None:
         raise DocumentError(source, "options", f"plan options {_options(best)} differ from the played game's {_options(played)}")
     if played.start_money != best.start_money:
         raise DocumentError(source, "start_money", f"plan starts with {best.start_money}, the played game with {played.start_money}")
-    if not any(r.has_taken for r in best.rounds):
-        raise DocumentError(source, "rounds", "not a plan: no round says what was taken (a sequence? "
-                            "`factoryfun plan` makes a plan of it)")
+    require_taken(best, source, "a plan")
     if len(played.rounds) != len(best.rounds):
         raise DocumentError(source, "rounds", f"plan has {len(best.rounds)} rounds, the played game {len(played.rounds)}")
     for t, (p, b) in enumerate(zip(played.rounds, best.rounds)):

@@ -148,6 +148,11 @@ def result_document(result: StaticResult) -> dict[str, Any]:
 REPEAT_SECONDS = 10.0
 
 
+def _shown(best: float, bound: float) -> tuple[int, int | None]:
+    """What a progress line shows of (best, bound): whole numbers, no bound while it is unknown (inf)."""
+    return round(best), None if math.isinf(bound) else round(bound)
+
+
 class ProgressLines:
     """A progress callback printing best, bound, gap and elapsed through `show`: each change at once, and the
     same state again only after `repeat` seconds. Used as a context manager it also keeps a quiet search
@@ -157,22 +162,26 @@ class ProgressLines:
     def __init__(self, show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> None:
         self.show, self.repeat = show, repeat
         self.printed: tuple[float, float] | None = None   # the (best, bound) printed last ...
-        self.shown: tuple[int, int] | None = None          # ... as the line shows them ...
+        self.shown: tuple[int, int | None] | None = None   # ... as the line shows them ...
         self.printed_at = -math.inf                        # ... at this elapsed time
         self.started: float | None = None                  # time.monotonic() at elapsed 0
         self.lock = threading.Lock()
         self.quiet = threading.Event()
 
     def __call__(self, best: float, bound: float, elapsed: float) -> None:
+        """`bound` is math.inf while none is known (a plan before its bound: QA saw "bound 64 gap 0.0%")."""
         with self.lock:
             self.started = time.monotonic() - elapsed
-            if (round(best), round(bound)) == self.shown and elapsed - self.printed_at < self.repeat:
+            if _shown(best, bound) == self.shown and elapsed - self.printed_at < self.repeat:
                 return
             self._print(best, bound, elapsed)
 
     def _print(self, best: float, bound: float, elapsed: float) -> None:
-        self.printed, self.shown, self.printed_at = (best, bound), (round(best), round(bound)), elapsed
-        self.show(f"best {best:.0f}  bound {bound:.0f}  gap {relative_gap(best, bound):.1%}  {elapsed:.1f}s")
+        self.printed, self.shown, self.printed_at = (best, bound), _shown(best, bound), elapsed
+        if math.isinf(bound):
+            self.show(f"best {best:.0f}  bound -  gap -  {elapsed:.1f}s")
+        else:
+            self.show(f"best {best:.0f}  bound {bound:.0f}  gap {relative_gap(best, bound):.1%}  {elapsed:.1f}s")
 
     def _beat(self) -> None:
         while not self.quiet.wait(min(1.0, self.repeat / 2)):

@@ -22,6 +22,7 @@
 """
 from __future__ import annotations
 
+import math
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -118,10 +119,12 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     with Interrupt() as interrupt, ExitStack() as beside:
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
         bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)
+        say(f"bounding the final score (up to {max(0.0, bound_until - time.monotonic()):.0f} s), then planning")
         computed, answer = in_worker_thread(lambda: _final_bound(game, ids, bound_until), lambda: interrupt.flag)
         bound, settled = answer if computed else (None, False)   # (Ctrl-C: no bound, and no search)
         if computed:
-            say(f"bound on the final score: {bound} (start money + the relaxation of the offered machines)")
+            say(f"bound on the final score: {bound} (start money + the relaxation of the offered machines)"
+                if bound is not None else "no bound on the final score in the time given")
         later = deadline - BESIDE_MARGIN - time.monotonic()
         relaxing = (beside.enter_context(_relaxation_beside(game, ids, later))
                     if not settled and later >= BESIDE_LEAST and not interrupt.flag else None)
@@ -134,7 +137,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         def show(score: int) -> None:
             if progress is not None:
                 score = score if floor is None else max(score, floor)
-                progress(float(score), float(bound if bound is not None else score), time.monotonic() - start)
+                progress(float(score), float(bound if bound is not None else math.inf), time.monotonic() - start)
 
         if floor is not None:
             show(floor)
@@ -182,6 +185,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                 best = max([best, _judged_candidate(game, "exact", exact.rounds, say)], key=lambda item: item[0])
             say(f"game model: {exact.status.lower()}, bound on the final score {bound}")
         interrupted = interrupt.flag
+        show(best[0])   # the judged plan's score is the answer's (QA: the last line said 61, the final score 64)
     _, name, plan, replayed = best
     return PlanResult(plan, replayed, bound, target, time.monotonic() - start, interrupted, strategy=name,
                       best_seconds=best_seconds[0] if best_seconds else None)
@@ -250,7 +254,8 @@ def _judged_candidate(game: Game, name: str, rounds: list[Round], say: RoundRepo
     """(final score, strategy, game, replay) of one candidate plan, judged by the replay."""
     plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
     replayed = _judged(plan)
-    say(f"{name} plan: final score {replayed.final_score}")
+    say(f"{name} plan: final score {replayed.final_score}" if name != "none"
+        else f"no plan found (taking nothing scores {replayed.final_score})")
     return replayed.final_score, name, plan, replayed
 
 

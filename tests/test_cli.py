@@ -224,3 +224,13 @@ def test_standard_output_that_cannot_be_written_is_one_line(args):
                               stderr=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parents[1])
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == ["error: standard output: cannot write: No space left on device"]
+
+
+def test_analyze_needs_a_played_game_not_a_sequence(tmp_path):
+    """A bare sequence (nothing taken in any round) was analysed as a game that took nothing: "your score 2"."""
+    sequence = tmp_path / "sequence.json"
+    sequence.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
+                                    "rounds": [{"offered": ["FF39"]}, {"offered": ["FF08"]}]}))
+    result = run("analyze", str(sequence), "--time-limit", "2", "--workers", "1")
+    assert result.exit_code == 2
+    assert f"{sequence}: rounds: not a played game: no round says what was taken" in result.output

@@ -157,6 +157,18 @@ def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_aft
                      "best 97  bound 110  gap 11.8%  15.6s"]
 
 
+def test_a_progress_line_without_a_bound_says_none():
+    """A plan before its bound (Ctrl-C, a short limit) reported its best as the bound: "gap 0.0%" (QA)."""
+    import math
+
+    lines: list[str] = []
+    progress = ProgressLines(lines.append, repeat=10.0)
+    progress(64, math.inf, 4.0)
+    progress(64, math.inf, 5.0)
+    progress(64, 80, 6.0)
+    assert lines == ["best 64  bound -  gap -  4.0s", "best 64  bound 80  gap 20.0%  6.0s"]
+
+
 def test_a_quiet_search_still_prints_its_state_every_repeat_seconds():
     """A phase that reports nothing (the prover) left 13-15 s without a line: the heartbeat repeats the last."""
     import time
