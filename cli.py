@@ -347,7 +347,8 @@ def sequence() -> None:
 @seed_option(help="Shuffle seed: the same seed deals the same sequence again.")
 @click.option("--players", type=click.IntRange(min=1), default=None,
               help=f"Machines revealed a round (one per player).  [default: {DEFAULT_PLAYERS}]")
-@click.option("--rounds", type=click.IntRange(min=1), default=None, help="Rounds (default: the ruleset's).")
+@click.option("--rounds", type=click.IntRange(min=1), default=None,
+              help="Rounds (default, and most: the ruleset's; fewer make the first rounds of a game).")
 @click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it (not with --players).")
 @click.option("--board", "board_id", default=None, help="Board id (default: the ruleset's first board, classic-A for factory-fun).")
 @RULESET_OPTION
@@ -364,6 +365,8 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
     if solo and players is not None and players != 1:
         raise click.UsageError(f"--solo offers one machine a round; --players {players} offers {players}: give one of them")
     ruleset = _ruleset(ruleset_id)
+    if rounds is not None and rounds > ruleset.rounds:
+        raise click.BadParameter(f"{ruleset.title} has {ruleset.rounds} rounds", param_hint="'--rounds'")
     known = load_boards(ruleset, boards_path)
     if board_id is None:
         board_id = next(iter(known))

@@ -151,6 +151,9 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
     raw_rounds = expect(source, "rounds", document["rounds"], list, "a list of rounds")
     if not raw_rounds:
         raise DocumentError(source, "rounds", "a game needs at least one round")
+    if len(raw_rounds) > context.ruleset.rounds:   # (fewer: the first rounds of a game, as the rulebooks show)
+        raise DocumentError(source, f"rounds[{context.ruleset.rounds}]", f"{context.ruleset.title} has "
+                            f"{context.ruleset.rounds} rounds; this game has {len(raw_rounds)}")
     offered_in: dict[str, int] = {}
     rounds = [_parse_round(source, t, raw, context, options, offered_in) for t, raw in enumerate(raw_rounds)]
     return Game(context, start_money, rounds, options, source)

@@ -45,16 +45,17 @@ def _ids_from_option(machines: str) -> Listed:
 
 
 def _ids_from_file(path: str) -> Listed:
-    """--machines-file: a JSON list of ids, or one id a line (# comments); errors name the file."""
+    """--machines-file: a JSON list of ids, or ids a line, comma-separated or one a line, with # comments
+    (QA: `FF08  # the second` and `FF39,FF08` were read as one unknown id); errors name the file and line."""
     text = read_text(path)
     if text.lstrip().startswith(("[", "{")):
         listed = parse_json(text, path)
         if not isinstance(listed, list) or not all(isinstance(m, str) for m in listed):
             raise DocumentError(path, "", "expected a JSON list of machine ids (strings)")
         ids = [(f"[{i}]", m) for i, m in enumerate(listed)]
-    else:
-        ids = [(f"line {n}", line.strip()) for n, line in enumerate(text.splitlines(), start=1)
-               if line.strip() and not line.strip().startswith("#")]
+    else:   # ids by line or by comma, as --machines takes them; "#" starts a comment, on its own line or after ids
+        ids = [(f"line {n}", machine_id.strip()) for n, line in enumerate(text.splitlines(), start=1)
+               for machine_id in line.split("#", 1)[0].split(",") if machine_id.strip()]
     if not ids:
         raise DocumentError(path, "", "lists no machine ids")
     return ids
@@ -231,7 +232,7 @@ def _summary(result: StaticResult) -> Table:
 @click.command("solve")
 @click.option("--board", "board_id", required=True, help="board id, e.g. classic-A")
 @click.option("--machines", help="comma-separated machine ids, e.g. FF40,FF12,FF07")
-@click.option("--machines-file", type=click.Path(dir_okay=False), help="one machine id per line, or a JSON list")
+@click.option("--machines-file", type=click.Path(dir_okay=False), help="machine ids, one a line or comma-separated (# comments), or a JSON list")
 @click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True)
 @click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False), help="machine catalogue file")
 @click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="boards file")

@@ -138,6 +138,12 @@ def test_sequence_needs_a_round(value):
     one_line_usage_error(["sequence", "random", "--rounds", value], "'--rounds'", "x>=1")
 
 
+@pytest.mark.parametrize("ruleset,rounds,needle", [("factory-fun", "11", "Factory Fun has 10 rounds"),
+                                                  ("factory-funner", "9", "Factory Funner has 8 rounds")])
+def test_sequence_has_at_most_the_games_rounds(ruleset, rounds, needle):
+    one_line_usage_error(["sequence", "random", "--ruleset", ruleset, "--rounds", rounds], "'--rounds'", needle)
+
+
 def test_bench_checker_still_runs(tmp_path):
     out = tmp_path / "sub" / "b.csv"
     result = CliRunner().invoke(main, ["bench-checker", "--layouts", "2", "--runs", "1", "--out", str(out)])

@@ -251,3 +251,11 @@ def test_a_fault_left_in_place_is_listed_once_with_its_rounds():
     kept = Violation("loose-end", "pipe end on side N faces an empty cell", [(2, 3)])
     grouped = grouped_violations([(1, loose), (1, other), (2, kept), (3, loose), (3, other)])
     assert [(rounds, v.rule) for rounds, v in grouped] == [("1-3", "loose-end"), ("1, 3", "stray-tile")]
+
+
+def test_a_game_has_at_most_the_rulesets_rounds():
+    """A game of the first rounds is a game (the rulebook's example has two); more than ten is not."""
+    offers = [{"offered": [f"FF{n:02d}"], "taken": None} for n in range(1, 12)]
+    assert len(replay(game(offers[:10])).rounds) == 10
+    with pytest.raises(DocumentError, match=r"test.json: rounds\[10\]: Factory Fun has 10 rounds; this game has 11"):
+        replay(game(offers))

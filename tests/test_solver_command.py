@@ -108,6 +108,16 @@ def test_machines_file_errors_name_the_file(tmp_path, solves, content, needle):
     assert not solves
 
 
+def test_a_machines_file_takes_ids_by_line_or_comma_with_comments(tmp_path, solves):
+    """QA: `FF08  # the second` and `FF39,FF08` were each read as one unknown id."""
+    path = tmp_path / "ids.txt"
+    path.write_text("# my set\nFF39,FF08  # the first two\n FF25 \n")
+    invoke("--board", "classic-A", "--machines-file", str(path))
+    assert solves[0]["ids"] == ["FF39", "FF08", "FF25"]
+    path.write_text("FF39\nFF08, FF99 # typo\n")
+    one_line(invoke("--board", "classic-A", "--machines-file", str(path)), str(path), "line 2: unknown machine id 'FF99'")
+
+
 def _hint(tmp_path, change=None) -> str:
     document = json.loads(ROUND2.read_text())
     if change is not None:
