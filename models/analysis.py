@@ -195,10 +195,14 @@ def _loss_reason(r: RoundComparison) -> str:
         parts.append(f"{r.played.choice} (plan: {r.best.choice})")
     if p.penalty:
         parts.append(f"penalty {p.penalty}")
-    if p.built and b.built and p.income != b.income:
-        parts.append(f"income {p.income} against {b.income}")
-    if p.cost > b.cost:
-        parts.append(f"build cost {p.cost} against {b.cost}")
+    if p.built and b.built and p.income - p.last_pick_token != b.income - b.last_pick_token:
+        parts.append(f"income {p.income - p.last_pick_token} against {b.income - b.last_pick_token}")
+    if p.cost - p.first_pick_fee > b.cost - b.first_pick_fee:
+        parts.append(f"build cost {p.cost - p.first_pick_fee} against {b.cost - b.first_pick_fee}")
+    if p.first_pick_fee > b.first_pick_fee:
+        parts.append(f"first-pick token -{p.first_pick_fee}")
+    if p.last_pick_token < b.last_pick_token:
+        parts.append(f"no last-pick token (plan: +{b.last_pick_token})")
     return f"round {r.number}: " + ("; ".join(parts) if parts else "less money than the plan")
 
 
@@ -313,13 +317,15 @@ def _choice_text(side: GameRound) -> Text:
 
 
 def money_moves(r: RoundReport) -> list[tuple[str, int]]:
-    """The round's money movements that are not zero: income (+), build (-), penalty (-)."""
-    moves = [("income", r.income), ("build", -r.cost), ("penalty", -r.penalty)]
+    """The round's money movements that are not zero: income (+), Funner's last-pick token (+), build (-), its
+    first-pick token (-), penalty (-). The tokens are named: QA read a first pick's -1 as a dearer build."""
+    moves = [("income", r.income - r.last_pick_token), ("last pick", r.last_pick_token),
+             ("build", -(r.cost - r.first_pick_fee)), ("first pick", -r.first_pick_fee), ("penalty", -r.penalty)]
     return [(kind, value) for kind, value in moves if value]
 
 
 def _money_parts(r: RoundReport) -> str:
-    short = {"income": "", "build": "", "penalty": " pen."}
+    short = {"income": "", "build": "", "penalty": " pen.", "last pick": " last", "first pick": " first"}
     return " ".join(f"{signed(value)}{short[kind]}" for kind, value in money_moves(r)) or "0"
 
 
@@ -400,6 +406,9 @@ def analysis_summary(analysis: Analysis) -> Group:
             line.append(f"-{s.amount}", style="bold red")
             line.append(f"  {s.text}")
             lines.append(line)
+    elif any(r.change < 0 for r in analysis.rounds):   # (made up by later rounds or the chain bonus)
+        lines.append(Text("level with or ahead of the plan at the end, though some rounds lost money to it",
+                          style="green"))
     elif analysis.score_gap >= 0:
         lines.append(Text("no round lost money against the plan", style="green"))
     for rounds, violation in grouped_violations(analysis.played_violations):

@@ -30,6 +30,10 @@ class RoundReport:
     penalty: int = 0
     money: int = 0
     undone: bool = False             # Funner: the build would have left money below 1, so it was taken back
+    #: Funner's tokens, already in `cost` (the first pick's fee) and in `income` (the last pick's +1, earned
+    #: with the machine's income): kept apart so reports name them
+    first_pick_fee: int = 0
+    last_pick_token: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -37,6 +41,8 @@ class RoundReport:
             "new_tiles": len(self.new_tiles), "moved_machines": self.moved_machines,
             "cost": self.cost, "penalty": self.penalty, "money": self.money,
             **({"undone": True} if self.undone else {}),
+            **({"first_pick_fee": self.first_pick_fee} if self.first_pick_fee else {}),
+            **({"last_pick_token": self.last_pick_token} if self.last_pick_token else {}),
         }
 
 
@@ -107,7 +113,8 @@ class _Replayer:
         self.game = game
         self.rules = game.ruleset
         self.violations: list[tuple[int, Violation]] = []
-        self.unearned: dict[str, int] = {}   # machine id -> income it earns once placed legally
+        self.unearned: dict[str, int] = {}   # machine id -> income it earns once placed legally ...
+        self.tokens: dict[str, int] = {}     # ... of which the last-pick token
 
     def add(self, number: int, rule: str, message: str, machines=()) -> None:
         self.violations.append((number, Violation(rule, message, [], sorted(machines))))
@@ -134,12 +141,16 @@ class _Replayer:
         if report.built:
             self.check_moves(number, report)
             self.unearned[rnd.taken] = self.taken_income(rnd)
+            self.tokens[rnd.taken] = rnd.last_pick_token(self.rules)
             report.cost = self.build_cost(rnd, before, after)
+            report.first_pick_fee = self.rules.first_pick_fee if rnd.first_pick else 0
         elif changed:
             self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
         for violation in check_layout(after).violations:
             self.violations.append((number, violation))
-        report.income = self.earn_income({m for _, v in self.violations[first:] for m in v.machines})
+        faulty = {m for _, v in self.violations[first:] for m in v.machines}
+        report.last_pick_token = sum(self.tokens.pop(m) for m in list(self.tokens) if m not in faulty)
+        report.income = self.earn_income(faulty)
         if report.built:
             report.money = money + report.income - report.cost
             self.check_floor(number, rnd, report, money)

@@ -259,3 +259,33 @@ def test_the_ladder_judges_only_a_whole_legal_solo_game():
     illegal = replay(funner_game([{"offered": ["FN01"], "taken": "FN01", "layout": unconnected}] + rounds[1:]),
                      catalog=None)
     assert not illegal.legal and illegal.ladder is None
+
+
+def test_the_tokens_are_named_apart_from_the_build_and_the_income():
+    """QA: analyze showed a first pick's -1 as a dearer build ("build cost 6 against 5") and a last pick's +1
+    as income ("+9 income" for a machine of 8)."""
+    from models.analysis import money_moves
+
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                       {"offered": THREE_PLAYERS, "taken": "EX02", "layout": ROUND2, "first_pick": True}])
+    first = replay(doc).rounds[1]
+    assert (first.cost, first.first_pick_fee, first.income, first.last_pick_token) == (3, 1, 10, 0)
+    assert money_moves(first) == [("income", 10), ("build", -2), ("first pick", -1)]
+    doc["rounds"][1].update(first_pick=False, last_pick=True)
+    last = replay(doc).rounds[1]
+    assert (last.cost, last.first_pick_fee, last.income, last.last_pick_token) == (2, 0, 11, 1)
+    assert money_moves(last) == [("income", 10), ("last pick", 1), ("build", -2)]
+    assert last.to_dict()["last_pick_token"] == 1 and "first_pick_fee" not in last.to_dict()
+
+
+def test_a_round_lost_to_a_first_pick_says_so():
+    from models.analysis import compare_games
+
+    plan = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
+                        {"offered": THREE_PLAYERS, "taken": "EX02", "layout": ROUND2}])
+    played = copy.deepcopy(plan)
+    played["rounds"][1]["first_pick"] = True
+    games = [parse_game(copy.deepcopy(d), name, catalog_path=EXAMPLE_CATALOG)
+             for d, name in ((played, "played.json"), (plan, "plan.json"))]
+    analysis = compare_games(*games, None, None)
+    assert [(s.round, s.amount, s.text) for s in analysis.shortfalls()] == [(2, 1, "round 2: first-pick token -1")]
