@@ -216,7 +216,8 @@ def _score_table(score) -> Table:
         table.add_row(f"  cost: {kind}", f"-{cost}")
     table.add_row("cost", f"-{score.cost}")
     for c in score.chain_inputs:
-        table.add_row(f"  chain: {c.machine} {c.at} ({c.color} {c.amount})", f"+{c.bonus}")
+        facing = "" if c.side == c.at else f" on side {c.side}"   # (as check names a turned machine's ports)
+        table.add_row(f"  chain: {c.machine} {c.at}{facing} ({c.color} {c.amount})", f"+{c.bonus}")
     table.add_row("chain bonus", f"+{score.chain_bonus}")
     table.add_row("[bold]total[/]", f"[bold]{score.total}[/]")
     return table

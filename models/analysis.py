@@ -174,7 +174,7 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """The comparison as plain JSON-able data (for --json style output)."""
         return {
-            "played_score": self.played_score, "best_score": self.best_score, "share": self.share,
+            "played_score": self.played_score, "best_score": self.best_score, "share": None if self.share is None else round(self.share, 2),
             "bound": self.bound, "status": self.status, "plan_gap": self.plan_gap,
             "chain_bonus": {"played": self.played.chain_bonus, "best": self.best.chain_bonus},
             "rounds": [{

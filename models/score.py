@@ -13,10 +13,11 @@ if TYPE_CHECKING:
 @dataclass
 class ChainInput:
     machine: str
-    at: str
+    at: str        # the port as printed on the tile
     color: str
     amount: int
     bonus: int
+    side: str      # the board side it faces (the machine turned): which a player sees
 
 
 @dataclass
@@ -66,7 +67,8 @@ def chain_bonus_inputs(layout: "Layout", conn: "Connectivity") -> list[ChainInpu
             port = layout.ports[i]
             amount = port.spec.amount or 0
             color = sorted(net.colors)[0] if net.colors else port.spec.colors[0]
-            out.append(ChainInput(layout.machines[port.machine].id, port.spec.at, color, amount, per_point * amount))
+            out.append(ChainInput(layout.machines[port.machine].id, port.spec.at, color, amount, per_point * amount,
+                                  port.side))
     return out
 
 

@@ -78,7 +78,8 @@ def test_missing_and_broken_files(tmp_path):
 def test_score_json_has_parts():
     document = json.loads(run("score", ROUND2, "--json").stdout)
     assert document["cost_by_kind"] == {"supply": 2, "pipe": 2, "output": 1}
-    assert document["chain_inputs"] == [{"machine": "FF08", "at": "W", "color": "orange", "amount": 2, "bonus": 10}]
+    assert document["chain_inputs"] == [{"machine": "FF08", "at": "W", "color": "orange", "amount": 2, "bonus": 10,
+                                         "side": "W"}]
     assert document["total"] == 22
 
 
@@ -234,3 +235,10 @@ def test_analyze_needs_a_played_game_not_a_sequence(tmp_path):
     result = run("analyze", str(sequence), "--time-limit", "2", "--workers", "1")
     assert result.exit_code == 2
     assert f"{sequence}: rounds: not a played game: no round says what was taken" in result.output
+
+
+def test_score_names_the_board_side_of_a_turned_machines_chained_input():
+    """QA: `score` named only the printed side ("FF29 W") of a turned machine, where `check` names both."""
+    assert "chain: FF08 W (orange 2)" in run("score", ROUND2).stdout   # unturned: the printed side only
+    merge = str(EXAMPLES_DIR / "legal-merge-1-and-1-to-2.json")     # FF29 turned: its W input faces N
+    assert "chain: FF29 W on side N (green 2)" in run("score", merge).stdout
