@@ -271,3 +271,19 @@ def test_a_boards_legend_shows_its_rulesets_colours() -> None:
     assert SVG_COLORS["red"] not in board_svg(board, funner.all_colors)
     assert SVG_COLORS["pink"] in board_svg(board, funner.all_colors)
     assert "RED" not in draw_board(board, funner.all_colors).plain
+
+
+def test_a_crowded_hex_shows_its_income_over_its_chips_and_under_no_highlight() -> None:
+    """QA: FN16 (ports by its NW and NE sides) had its badge hidden under both chips, a rule violation's
+    outline was drawn over badges and port amounts, and a gold badge read as a yellow port in Funner."""
+    funner = get_ruleset("factory-funner")
+    layout = parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [],
+                           "machines": [{"id": "FN16", "cell": [0, 0], "rotation": 0}]}, "fn16.json")
+    root = ET.fromstring(layout_svg(layout, highlight_cells=[(0, 0)]))
+    layers = [g.get("class") for g in root if g.get("class") in ("highlights", "machines")]
+    assert layers == ["highlights", "machines"]
+    machine = _groups(root, "machine")[0]
+    kinds = [child.get("class") for child in machine if child.get("class") in ("port input", "port output", "income")]
+    assert kinds[-1] == "income" and len(kinds) > 3   # the badge after (over) every chip
+    badge = next(c for c in machine.iter(f"{SVG}circle") if c.get("class") == "income")
+    assert badge.get("fill") not in {SVG_COLORS[c] for c in funner.all_colors}

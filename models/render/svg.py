@@ -261,9 +261,14 @@ def _fitted_name(name: str, width: float) -> tuple[list[str], float]:
     return [line if len(line) <= room else line[:max(1, room - 1)] + "\u2026" for line in lines], size
 
 
+#: the income badge: white inside a gold ring, a colour no port has (a gold disc read as a yellow port in Funner
+#: and the 1st edition, whose products include yellow: QA)
+BADGE_FILL, BADGE_RING = "#ffffff", "#c99a00"
+
+
 def _income_badge(x: float, y: float, income: int, radius: float = 11) -> str:
-    return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill="#f5c518", stroke="#7a5c00", stroke_width=1.5,
-                class_="income")
+    return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill=BADGE_FILL, stroke=BADGE_RING,
+                stroke_width=2.5 if radius >= 11 else 2, class_="income")
             + _text(x, y, str(income), 12 if radius >= 11 else 9, fill="#222", weight="bold"))
 
 
@@ -295,9 +300,9 @@ def _port(plot: _Plot, port: PortView) -> str:
 BADGE_CLEAR = 24.0
 
 
-#: a hex machine's small badge sits this far (times the radius) from its centre towards the top vertex: chips
-#: reach 10 px either way of their sides' middles, so the corners between them stay free
-HEX_CORNER = 0.82
+#: a hex machine's small badge sits this far (times the radius) from its centre towards a vertex (the one
+#: farthest from its chips): chips reach 10 px either way of their sides' middles, so the corners stay free
+HEX_CORNER = 0.72
 
 
 def _clearances(plot: _Plot, spots: list[Point], ports: list[PortView]) -> list[float]:
@@ -337,12 +342,16 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     clear = [spot for spot, far in zip(spots, clearance) if far >= BADGE_CLEAR]
     if clear:                       # the first spot clear of every chip
         income = _income_badge(*clear[0], machine.income)
-    elif len(machine.cells) == 1:   # a hex with ports by both vertices: a small badge up in the top corner
-        income = _income_badge(cx, cy - HEX_CORNER * plot.radius, machine.income, radius=7)
+    elif len(machine.cells) == 1:   # a hex with ports by both vertices: a small badge in its freest corner
+        corners = [(cx + HEX_CORNER * (x - cx), cy + HEX_CORNER * (y - cy)) for x, y in plot.polygon(machine.cells[0])]
+        room = _clearances(plot, corners, ports)
+        income = _income_badge(*corners[max(range(len(corners)), key=room.__getitem__)], machine.income, radius=7)
     else:                           # a domino with chips by all four corners: the farthest from them
         income = _income_badge(*spots[max(range(len(spots)), key=clearance.__getitem__)], machine.income)
     chips = "".join(_port(plot, p) for p in ports)
-    return _el("g", box + text + income + chips, class_="machine", data_id=machine.id)
+    # the badge last: where it must stand near a chip it is drawn over it, never hidden (QA: FN16's NW and NE
+    # chips covered the badge at the top corner)
+    return _el("g", box + text + chips + income, class_="machine", data_id=machine.id)
 
 
 def _highlight(plot: _Plot, cell: Cell) -> str:
@@ -426,8 +435,10 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
         _el("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),
         _el("g", "".join(_pipe(plot, p) for p in scene.pipes), class_="pipes"),
         _el("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
-        _el("g", "".join(_machine(plot, m, machine_ports[m.index]) for m in scene.machines), class_="machines"),
+        # highlights under the machines: their dashed outline shows in a machine's margin, and never covers
+        # its badge or port amounts (QA: FN12's "8" and its chips' "2" and "1" were unreadable)
         _el("g", "".join(_highlight(plot, c) for c in sorted(scene.highlights)), class_="highlights"),
+        _el("g", "".join(_machine(plot, m, machine_ports[m.index]) for m in scene.machines), class_="machines"),
     ]
     if legend:
         layers.append(_legend(scene, board_w + 24, TOP))
