@@ -107,7 +107,7 @@ def topology_bound(
 
 
 def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], most: int, time_limit: float,
-                       joined: bool = True) -> list[TopologyBound]:
+                       joined: bool = True, objective: str = "profit") -> list[TopologyBound]:
     """The relaxation with every cut (`joined` too, unless told not) solved for up to `most` fed patterns in
     turn, each with its groups of machines as trees: the first is the bound, and each next one forbids the
     patterns before it.
@@ -117,7 +117,7 @@ def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str
     embedding lays out as a layout of 87. Which one a relaxation ends on depends on the cuts it starts
     from, so solver/relaxed_starts.py is given a few.
     """
-    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, "profit", None)
+    relaxation = _Relaxation(ruleset, catalog, list(machine_ids), False, objective, None)
     relaxation.add_networks()
     relaxation.add_supplies()
     relaxation.add_pair_cuts()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Callable
 
 from models.board import Board
 from models.catalog import Catalog
@@ -48,24 +49,40 @@ SKETCH_SHARE = 0.7
 
 def relaxed_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str],
                     topologies: list[tuple[int, list[Tree]]], seconds: float, seed: int = 0,
-                    bound: int | None = None) -> list[Layout]:
+                    bound: int | None = None, objective: str = "profit") -> list[Layout]:
     """Legal layouts of `ids` with the biggest group of one of `topologies` (each the relaxation's value and
     groups of machines for one fed pattern) laid as one of its least embeddings, best first, found within
-    `seconds` (none if no embedding fits the board or nothing routes); `bound` (a proved bound on the score)
-    ends CP-SAT's routing of a layout that meets it."""
+    `seconds` (none if no embedding fits the board or nothing routes); `bound` (a proved bound on the score,
+    or on the cost) ends CP-SAT's routing of a layout that meets it. `objective` "cost" ranks by the cost
+    (the relaxation then minimised it): the cheapest builds share and chain as the relaxation arranges them,
+    which one-input-at-a-time sketches do not find (classic-A FF40,FF12,FF07: sketches 12, cheapest 10)."""
     began = time.monotonic()
     deadline = began + seconds
-    laid = _laid_groups(ruleset, board, catalog, topologies, began + EMBED_SHARE * seconds)
-    ranked = _sketched(ruleset, board, catalog, ids, laid, began + SKETCH_SHARE * seconds, seed, bound)
+    worth = _worth(objective)
+    laid = _laid_groups(ruleset, board, catalog, topologies, began + EMBED_SHARE * seconds, objective)
+    ranked = _sketched(ruleset, board, catalog, ids, laid, began + SKETCH_SHARE * seconds, seed,
+                       None if bound is None else worth_of_bound(bound, objective), worth)
     routed = []
     for k, layout in enumerate(ranked):
         share = (deadline - time.monotonic()) / (len(ranked) - k)
-        routed.append(routed_exactly(ruleset, board, catalog, ids, layout, share, bound) or layout)
-    return sorted(routed, key=lambda layout: -check_layout(layout).score.total)
+        routed.append(routed_exactly(ruleset, board, catalog, ids, layout, share, bound, objective) or layout)
+    return sorted(routed, key=lambda layout: -worth(layout))
+
+
+def _worth(objective: str) -> Callable[[Layout], int]:
+    """Higher is better: the static score, or minus the cost."""
+    if objective == "cost":
+        return lambda layout: -check_layout(layout).score.cost
+    return lambda layout: check_layout(layout).score.total
+
+
+def worth_of_bound(bound: int, objective: str) -> int:
+    """A bound on the objective as a bound on `_worth`."""
+    return -bound if objective == "cost" else bound
 
 
 def _laid_groups(ruleset: Ruleset, board: Board, catalog: Catalog, topologies: list[tuple[int, list[Tree]]],
-                 until: float) -> list[list[MachinePlacement]]:
+                 until: float, objective: str = "profit") -> list[list[MachinePlacement]]:
     """The biggest groups' embeddings laid on the board, the most promising first: an embedding promises its
     pattern's value less the tiles it needs beyond what the relaxation paid for its networks; each embedding's
     fits come in board order (anchor, then turn). Each pattern's embeddings get an equal part of the time."""
@@ -76,14 +93,16 @@ def _laid_groups(ruleset: Ruleset, board: Board, catalog: Catalog, topologies: l
         share = began + (until - began) * (k + 1) / len(groups)
         for tiles, poses in least_embeddings(ruleset, catalog, group, CAPS + FREE_CAPS, share, EMBEDDINGS):
             fits = board_fits(ruleset, board, catalog, group.names, poses)
-            promising.extend((value - max(0, tiles - group.paid), rank, machines) for rank, machines in enumerate(fits))
+            extra = max(0, tiles - group.paid)
+            promise = -(value + extra) if objective == "cost" else value - extra
+            promising.extend((promise, rank, machines) for rank, machines in enumerate(fits))
     return [machines for _, _, machines in sorted(promising, key=lambda c: (-c[0], c[1]))][:CANDIDATES]
 
 
 def _sketched(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], laid: list[list[MachinePlacement]],
-              until: float, seed: int, bound: int | None) -> list[Layout]:
-    """The best KEPT legal layouts (one per arrangement of the machines) the sketch makes around the laid
-    groups by `until`, each group's machines kept where they are laid; a layout meeting `bound` ends it."""
+              until: float, seed: int, bound: int | None, worth: Callable[[Layout], int]) -> list[Layout]:
+    """The best KEPT legal layouts by `worth` (one per arrangement of the machines) the sketch makes around the
+    laid groups by `until`, each group's machines kept where they are laid; a layout worth `bound` ends it."""
     found: dict[tuple, tuple[int, Layout]] = {}
     best = [-math.inf]
 
@@ -97,22 +116,22 @@ def _sketched(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], 
         fixed = Layout(ruleset, board, catalog, tuple(machines), ())
         layout = best_sketch(ruleset, board, catalog, ids, seed=seed + k, fixed=fixed,
                              time_limit=max(SKETCH_SECONDS, left / (len(laid) - k)), on_better=better,
-                             stop=lambda: bound is not None and best[0] >= bound)
+                             stop=lambda: bound is not None and best[0] >= bound, worth=worth)
         if layout is not None:
             key = tuple(sorted((m.id, m.cell, m.rotation) for m in layout.machines))
-            score = check_layout(layout).score.total
+            score = worth(layout)
             if key not in found or found[key][0] < score:
                 found[key] = (score, layout)
     return [layout for _, layout in sorted(found.values(), key=lambda item: -item[0])[:KEPT]]
 
 
 def routed_exactly(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], layout: Layout,
-                   seconds: float, bound: int | None = None) -> Layout | None:
+                   seconds: float, bound: int | None = None, objective: str = "profit") -> Layout | None:
     """The best routing CP-SAT finds in `seconds` with every machine where `layout` has it (its tiles as
     the hint), or None if it finds none better than the hint it could take."""
     if seconds <= 0.1:
         return None
-    built = build_static_model(ruleset, board, catalog, ids)
+    built = build_static_model(ruleset, board, catalog, ids, objective)
     try:
         fix_to_layout(built, layout.with_parts(tiles=()), complete=False)
         values = complete_assignment(built, layout, time_limit=min(seconds, 2.0))

@@ -408,10 +408,13 @@ def solve_static(
                         ids, must_place, fixed)
         # (--optional too: its layouts place every machine, which the optional optimum often does; QA: expert-B
         # FF45,FF48,FF53 stuck at 24 in two runs of six, laid 29 in 1.4 s; but its bound is not the optional one)
-        if (objective == "profit" and len(ids) <= PROVE_MAX_MACHINES and fixed is None and hint is None
+        # (a cost solve too: the relaxation then minimises the cost, and its cheapest arrangement laid out is a
+        # build one-input-at-a-time sketches miss: classic-A FF40,FF12,FF07 sketches 12, one worker ended at 11-12
+        # after 20 s, laid 10 (optimal) in 2 s; classic-C FF14,FF22,FF29,FF41 sketches 6, laid 5)
+        if (len(ids) <= PROVE_MAX_MACHINES and fixed is None and hint is None
                 and not diagonal and triangles_supported(ruleset) and not interrupt.flag and not track.at_bound()):
             _joined_and_laid(ruleset, board, catalog, ids, track, built, time_limit, seed, start, progress,
-                             interrupt, bound_holds=not optional)
+                             interrupt, bound_holds=not optional, objective=objective)
         searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
                      else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
         if rounds_first and track.best is not None:
@@ -621,7 +624,7 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
 
 def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
                      built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None,
-                     interrupt: Interrupt, bound_holds: bool = True) -> None:
+                     interrupt: Interrupt, bound_holds: bool = True, objective: str = "profit") -> None:
     """3-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
     fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
     track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
@@ -629,19 +632,21 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
     if not JOINED_MACHINES[0] <= len(ids) <= JOINED_MACHINES[1]:
         return
     topologies = interrupt.abortable(
-        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit)), [])
+        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit),
+                                   objective=objective), [])
     if bound_holds and topologies and topologies[0].value is not None:   # (every machine placed: not --optional)
         _bound_into(track, built, topologies[0].value)
     if not topologies or track.at_bound():
         return
-    before = track.value() if track.best is not None else -math.inf
+    before = track.value() if track.best is not None else None
     laid_seconds = min(LAID[1], LAID[0] * time_limit, LAID_SMALL[1] if len(ids) <= LAID_SMALL[0] else math.inf)
     patterns = [(t.value, t.trees) for t in topologies]
     laid = interrupt.abortable(lambda: relaxed_layouts(ruleset, board, catalog, ids, patterns, laid_seconds, seed,
-                                                       bound=None if track.bound is None else int(track.bound)), [])
+                                                       bound=None if track.bound is None else int(track.bound),
+                                                       objective=objective), [])
     for layout in laid:
         _keep_legal(track, layout, time.monotonic() - start, ids, ids, None)
-    if track.best is not None and track.value() > before:
+    if track.best is not None and (before is None or _better(track.value(), before, objective)):
         _complete_hint(built, track.best[0])
     if progress is not None and track.best is not None:
         progress(float(track.value()), float(track.bound), time.monotonic() - start)

@@ -78,6 +78,16 @@ def test_a_cost_above_its_lower_bound_is_not_at_the_bound():
     assert result.status == "OPTIMAL" and result.objective == 4
 
 
+@pytest.mark.parametrize("board,machines,cheapest", [("classic-A", ["FF40", "FF12", "FF07"], 10),
+                                                      ("classic-C", ["FF14", "FF22", "FF29", "FF41"], 5)])
+def test_the_cheapest_build_is_found_and_proved_with_one_worker(board, machines, cheapest):
+    """The relaxation minimising the cost, its arrangement laid on the board: sketches (one input at a time)
+    never found these builds, and one CP-SAT worker ended at 11-12 and 6 after 20 s (README known problem)."""
+    result = solve(machines, board=board, objective="cost", workers=1, time_limit=15)
+    assert result.status == "OPTIMAL" and result.objective == cheapest
+    assert check_layout(result.layout).legal and check_layout(result.layout).score.cost == cheapest
+
+
 def test_two_chained_machines_earn_the_chain_bonus():
     # FF46 (green in 1, green out 2) feeds FF29's green input of 2 port to port:
     # income 4 + 6, one green supply, one end reservoir, chain bonus 5 x 2
