@@ -8,7 +8,7 @@ because one HTML document holds many SVGs).
 """
 from __future__ import annotations
 
-
+import re
 from html import escape
 
 from .analysis import Analysis, GameRound, RoundComparison, bound_text, money_moves, share_text, signed
@@ -67,9 +67,19 @@ figcaption b { font-size: 15px; }
 
 # -- pictures -------------------------------------------------------------------------
 def _inline_svg(svg: str) -> str:
-    """An SVG document made fit to sit inside HTML: no XML declaration. (Its only id,
-    the hatch pattern of blocked cells, is the same definition in every picture.)"""
+    """An SVG document made fit to sit inside HTML: no XML declaration."""
     return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
+
+
+def _once_defined(body: str) -> str:
+    """The page with each picture's <defs> (only the hatch pattern of blocked cells, id ff-hatch, the same in
+    every picture) kept in the first picture alone: an id may stand once in an HTML page (QA: 15 times), and
+    the other pictures' url(#ff-hatch) finds the first's."""
+    first = body.find("<defs>")
+    if first < 0:
+        return body
+    end = body.index("</defs>", first) + len("</defs>")
+    return body[:end] + re.sub(r"<defs>.*?</defs>", "", body[end:], flags=re.S)
 
 
 # -- pieces of text -------------------------------------------------------------------
@@ -205,9 +215,9 @@ def analysis_html(analysis: Analysis, title: str | None = None) -> str:
     page_title = title or f"{analysis.played_game.ruleset.title}: your game vs the {analysis.plan_label}"
     legend = (f'<div class="legend">{_inline_svg(legend_svg(analysis.best.final_layout))}</div>'
               if any(r.played.changed or r.best.changed for r in analysis.rounds) else "")
-    body = "".join([
+    body = _once_defined("".join([
         _header(analysis), _shortfalls(analysis), _violations(analysis), _table(analysis),
         "<h2>Layouts, round by round</h2>", "".join(_round_section(r) for r in analysis.rounds), legend,
-    ])
+    ]))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(page_title)}</title><style>{CSS}</style></head><body>{body}</body></html>\n")

@@ -191,6 +191,8 @@ def test_html_is_standalone_with_two_pictures_per_changed_round(analysis) -> Non
     assert page.figure_svgs == 2 * changed == 6
     assert "<script" not in page_text and "http://" not in page_text.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "19.2%" in page_text and "26" in page_text
+    # an id stands once in a page: the hatch of blocked cells is defined in the first picture only (QA: 15 times)
+    assert page_text.count('id="ff-hatch"') == 1 and page_text.count("url(#ff-hatch)") > 1
 
 
 def test_html_quiet_round_has_no_pictures() -> None:
