@@ -101,3 +101,26 @@ def minus(base: dict, *tiles: Sequence[Any]) -> dict:
     for t in tiles:
         kept.remove(t)
     return {**base, "tiles": kept}
+
+
+# -- JSON pieces of documents, for tests that write whole games ---------------------------------------------------
+def machine(mid: str, cell: tuple[int, int], rotation: int = 0) -> dict[str, Any]:
+    return {"id": mid, "cell": list(cell), "rotation": rotation}
+
+
+def pipe(cell: tuple[int, int], *sides: str) -> dict[str, Any]:
+    return {"kind": "pipe", "cell": list(cell), "sides": list(sides)}
+
+
+def tank(kind: str, cell: tuple[int, int], side: str | None = None, color: str | None = None) -> dict[str, Any]:
+    """A supply container, output or end-product reservoir; hex tanks name their one opening `side`."""
+    out: dict[str, Any] = {"kind": kind, "cell": list(cell)}
+    if side is not None:
+        out["side"] = side
+    if color is not None:
+        out["color"] = color
+    return out
+
+
+def supply(color: str, cell: tuple[int, int]) -> dict[str, Any]:
+    return tank("supply", cell, color=color)

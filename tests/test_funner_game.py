@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+from builders import machine, pipe, tank
 from test_funner import EXAMPLE_CATALOG, ROUND1, ROUND2, funner_game, layout, replay
 
 from models.check import check_layout
@@ -15,21 +16,6 @@ def rules(result) -> list[str]:
 
 def game_rules(result) -> list[tuple[int, str]]:
     return [(n, v.rule) for n, v in result.violations]
-
-
-def tank(kind, cell, side, color=None):
-    out = {"kind": kind, "cell": list(cell), "side": side}
-    if color is not None:
-        out["color"] = color
-    return out
-
-
-def pipe(cell, *sides):
-    return {"kind": "pipe", "cell": list(cell), "sides": list(sides)}
-
-
-def machine(mid, cell, rotation=0):
-    return {"id": mid, "cell": list(cell), "rotation": rotation}
 
 
 # -- skip penalty ----------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+from builders import machine, pipe, supply, tank
 from test_game_rules import ROUND1, game, replay
 
 from models.layout import parse_layout
@@ -13,22 +14,6 @@ from models.replay import round_cost
 def square(body: dict):
     """A classic-A layout of the bundled factory-fun catalogue."""
     return parse_layout({"ruleset": "factory-fun", "board": "classic-A", **copy.deepcopy(body)}, "square.json")
-
-
-def supply(color, cell):
-    return {"kind": "supply", "color": color, "cell": list(cell)}
-
-
-def tank(kind, cell):
-    return {"kind": kind, "cell": list(cell)}
-
-
-def pipe(cell, *sides):
-    return {"kind": "pipe", "cell": list(cell), "sides": list(sides)}
-
-
-def machine(mid, cell, rotation=0):
-    return {"id": mid, "cell": list(cell), "rotation": rotation}
 
 
 # -- skip penalty ----------------------------------------------------------------------------------------------
