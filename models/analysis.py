@@ -159,13 +159,18 @@ class Analysis:
         return self.played.violations
 
     def shortfalls(self, limit: int = SHORTFALL_ROUNDS) -> list[Shortfall]:
-        """The rounds that lost most money against the plan (largest first), then the
-        chain-bonus difference at the end when the player has less; nothing when the game ends level or
-        ahead (its rounds' losses were made up elsewhere)."""
+        """The rounds that lost most money against the plan (largest first; beyond `limit`, the others as one
+        line), then the chain-bonus difference at the end when the player has less; nothing when the game ends
+        level or ahead (its rounds' losses were made up elsewhere)."""
         if self.score_gap >= 0:
             return []
-        losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))[:limit]
-        out = [Shortfall(r.number, -r.change, _loss_reason(r)) for r in losing]
+        losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))
+        out = [Shortfall(r.number, -r.change, _loss_reason(r)) for r in losing[:limit]]
+        rest = sorted(r.number for r in losing[limit:])
+        if rest:   # named as a sum, so the lines add up to the difference (QA: -31 listed against -32)
+            out.append(Shortfall(None, -sum(r.change for r in losing[limit:]),
+                                 f"{len(rest)} more round{'s' if len(rest) > 1 else ''} "
+                                 f"({', '.join(map(str, rest))}): less money than the plan"))
         if self.chain_difference < 0:
             out.append(Shortfall(None, -self.chain_difference,
                                  f"chain bonus at the end: {self.played.chain_bonus} against {self.best.chain_bonus}"))
@@ -198,7 +203,10 @@ def _loss_reason(r: RoundComparison) -> str:
     if p.built and b.built and p.income - p.last_pick_token != b.income - b.last_pick_token:
         parts.append(f"income {p.income - p.last_pick_token} against {b.income - b.last_pick_token}")
     if p.cost - p.first_pick_fee > b.cost - b.first_pick_fee:
-        parts.append(f"build cost {p.cost - p.first_pick_fee} against {b.cost - b.first_pick_fee}")
+        moved = p.moved_machines
+        moves = (f" ({r.played.layout.ruleset.machine_move_cost * len(moved)} for moving {', '.join(moved)})"
+                 if moved else "")   # (QA: "build cost 13 against 4" did not say that 2 was a machine moved)
+        parts.append(f"build cost {p.cost - p.first_pick_fee} against {b.cost - b.first_pick_fee}{moves}")
     if p.first_pick_fee > b.first_pick_fee:
         parts.append(f"first-pick token -{p.first_pick_fee}")
     if p.last_pick_token < b.last_pick_token:
@@ -401,9 +409,10 @@ def analysis_summary(analysis: Analysis) -> Group:
     shortfalls = analysis.shortfalls()
     if shortfalls:
         lines.append(Text("where it fell short:", style="bold"))
+        width = max(len(f"-{s.amount}") for s in shortfalls)
         for s in shortfalls:
             line = Text("  ")
-            line.append(f"-{s.amount}", style="bold red")
+            line.append(f"-{s.amount}".rjust(width), style="bold red")
             line.append(f"  {s.text}")
             lines.append(line)
     elif any(r.change < 0 for r in analysis.rounds):   # (made up by later rounds or the chain bonus)

@@ -150,7 +150,9 @@ def _header(a: Analysis) -> str:
 def _shortfalls(a: Analysis) -> str:
     items = a.shortfalls()
     if not items:
-        return '<h2>Where it fell short</h2><p class="gain">No round lost money against the plan.</p>'
+        said = ("Level with or ahead of the plan at the end, though some rounds lost money to it."
+                if any(r.change < 0 for r in a.rounds) else "No round lost money against the plan.")
+        return f'<h2>Where it fell short</h2><p class="gain">{said}</p>'
     lis = "".join(f'<li><span class="loss">&minus;{s.amount}</span> &nbsp;{escape(s.text)}</li>' for s in items)
     return f'<h2>Where it fell short</h2><ul class="short">{lis}</ul>'
 

@@ -229,3 +229,24 @@ def test_the_bound_line_names_its_points() -> None:
     from models.analysis import bound_text
     text = bound_text(SimpleNamespace(bound=86, plan_gap=47, status="FEASIBLE"))
     assert text == "bound 86 (the plan 47 points under it), FEASIBLE"
+
+
+def test_where_it_fell_short_adds_up_to_the_difference() -> None:
+    """Beyond the three worst rounds the others are one line, so the lines add up (QA: -31 listed against -32)."""
+    from types import SimpleNamespace
+
+    from models.analysis import Analysis
+    from models.replay import RoundReport
+
+    def round_losing(number: int, change: int):
+        report = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5 - change)
+        plan = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5)
+        return SimpleNamespace(number=number, change=change, same_choice=True,
+                               played=SimpleNamespace(report=report), best=SimpleNamespace(report=plan))
+    rounds = [round_losing(n, c) for n, c in ((1, -1), (2, -4), (3, -9), (4, -2), (5, -3), (6, 0))]
+    fake = SimpleNamespace(score_gap=-19, rounds=rounds, chain_difference=0)
+    lines = [(s.round, s.amount, s.text) for s in Analysis.shortfalls(fake)]
+    assert lines[:3] == [(3, 9, "round 3: build cost 14 against 5"), (2, 4, "round 2: build cost 9 against 5"),
+                         (5, 3, "round 5: build cost 8 against 5")]
+    assert lines[3] == (None, 3, "2 more rounds (1, 4): less money than the plan")
+    assert sum(amount for _, amount, _ in lines) == 19

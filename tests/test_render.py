@@ -139,12 +139,16 @@ def test_a_two_digit_income_never_runs_into_a_port_amount() -> None:
     assert len({line.index(text) for line, text in zip(legend, ("machine:", "input:", "output:", "pipe "))}) == 1
 
 
-def test_text_highlight_paints_a_red_background(rulebook: Layout) -> None:
-    def red(text) -> int:
-        return sum(len(text.plain[s.start:s.end]) for s in text.spans if "on red3" in str(s.style))
+def test_text_highlight_dots_a_cell_in_red_and_keeps_its_content(rulebook: Layout) -> None:
+    """Red dots on a violation's blank characters (a red background hid red ports and pipes: QA)."""
+    def dots(text) -> int:
+        return sum(text.plain[s.start:s.end].count("·") for s in text.spans if "red3" in str(s.style))
 
-    legend_only = red(draw_layout(rulebook))
-    assert red(draw_layout(rulebook, highlight_cells=[(4, 4)])) > legend_only
+    legend_only = dots(draw_layout(rulebook))
+    marked = draw_layout(rulebook, highlight_cells=[(5, 4)])   # FF08, its ports and its name
+    assert dots(marked) > legend_only
+    assert not any("on red3" in str(s.style) for s in marked.spans)
+    assert "FF08" in marked.plain
 
 
 def test_empty_boards_draw_in_text() -> None:

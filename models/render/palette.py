@@ -31,7 +31,7 @@ TERM_COLORS: dict[str, str] = {
     "green": "green3",
     "red": "red1",
     "blue": "dodger_blue2",
-    "orange": "dark_orange",
+    "orange": "dark_orange3",   # (dark_orange falls to bright red on 16-colour terminals, beside red: QA)
     "yellow": "yellow1",
     "pink": "hot_pink",
     "brown": "orange4",
@@ -50,6 +50,8 @@ SHORT_NAMES: dict[str, str] = {
 #: the highlight of a violation, in both drawings
 HIGHLIGHT_SVG = "#e0201b"
 HIGHLIGHT_TERM = "red3"
+#: the terminal marks a violation's cells with dots of HIGHLIGHT_TERM on their blank characters
+HIGHLIGHT_MARK = "·"
 
 
 def ink_for(color: str) -> str:
@@ -91,7 +93,7 @@ LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("output", "output: colour, amount, arrow out of the machine"),
     LegendEntry("pipe", "pipe in its network's colour (grey: not fixed)"),
     LegendEntry("supply", "supply container (its colour)"),
-    LegendEntry("reservoir", "output reservoir (white)"),
+    LegendEntry("reservoir", "output reservoir (white, rimmed in its network's colour)"),
     LegendEntry("end", "end-product reservoir (black)"),
     LegendEntry("pillar", "pillar"),
     LegendEntry("blocked", "blocked cell (outside the board)"),

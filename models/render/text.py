@@ -17,7 +17,7 @@ from rich.text import Text
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HEX_TANK_LABELS, HIGHLIGHT_TERM, LEGEND, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_MARK, HIGHLIGHT_TERM, LEGEND, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene
 
 Point = tuple[int, int]
@@ -302,16 +302,23 @@ def _draw_port(canvas: _Canvas, board: Board, port: PortView) -> None:
 
 
 def _draw_highlights(canvas: _Canvas, scene: Scene) -> None:
-    """Red background on the blank parts of each highlighted block: pipes, chips and
-    labels keep their own background, so a red pipe stays visible in a red cell."""
+    """A frame of red dots on the blank edge of each highlighted block, as the SVG's dashed outline: pipes,
+    chips and labels stay as they are. (A red background hid red ports and pipes beside it: QA; dots read
+    apart from any solid chip and from the blocked cells' shading.)"""
     spec, plain = _spec(scene.board), set(FLOOR) | set(MACHINE_TONES)
+    marked = set(scene.highlights)
     for cell in scene.highlights:
         x, y = _origin(scene.board, cell)
+        inside = {side for side in scene.board.geometry.sides if scene.board.neighbour(cell, side) in marked}
+        rows = {y: "N" not in inside and not {"NW", "NE"} <= inside,
+                y + spec.height - 1: "S" not in inside and not {"SW", "SE"} <= inside}
+        cols = {x: "W" not in inside, x + spec.width - 1: "E" not in inside}
         for row in range(y, y + spec.height):
             for col in range(x, x + spec.width):
                 glyph = canvas.grid[row][col]
-                if glyph.char == " " and (glyph.bg is None or glyph.bg in plain):
-                    glyph.bg = HIGHLIGHT_TERM
+                edge = rows.get(row, False) or cols.get(col, False)   # (an edge shared with a marked cell: none)
+                if edge and glyph.char == " " and (glyph.bg is None or glyph.bg in plain):
+                    glyph.char, glyph.fg, glyph.bold = HIGHLIGHT_MARK, HIGHLIGHT_TERM, True
 
 
 def _legend(scene: Scene) -> Text:
@@ -331,7 +338,7 @@ def _legend(scene: Scene) -> Text:
         "end": Text(" END ", Style(color="white", bgcolor=_term("black"), bold=True)),
         "pillar": Text(PILLAR * 3, Style(color="grey66")),
         "blocked": Text(BLOCKED * 3, Style(color="grey42")),
-        "highlight": Text("   ", Style(bgcolor=HIGHLIGHT_TERM)),
+        "highlight": Text(HIGHLIGHT_MARK * 3, Style(color=HIGHLIGHT_TERM, bold=True)),
     }
     out = Text()
     out.append("Legend\n", Style(bold=True))
