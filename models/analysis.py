@@ -200,6 +200,8 @@ def _loss_reason(r: RoundComparison) -> str:
         parts.append(f"{r.played.choice} (plan: {r.best.choice})")
     if p.penalty:
         parts.append(f"penalty {p.penalty}")
+    elif p.taken is not None and not p.built and p.last_pick:
+        parts.append("no penalty (the last pick)")   # (QA: a skip with no penalty said nothing of why)
     if p.built and b.built and p.income - p.last_pick_token != b.income - b.last_pick_token:
         parts.append(f"income {p.income - p.last_pick_token} against {b.income - b.last_pick_token}")
     if p.cost - p.first_pick_fee > b.cost - b.first_pick_fee:

@@ -30,6 +30,7 @@ class RoundReport:
     penalty: int = 0
     money: int = 0
     undone: bool = False             # Funner: the build would have left money below 1, so it was taken back
+    last_pick: bool = False          # the last machine left that round was taken: no penalty if not built
     #: Funner's tokens, already in `cost` (the first pick's fee) and in `income` (the last pick's +1, earned
     #: with the machine's income): kept apart so reports name them
     first_pick_fee: int = 0
@@ -121,7 +122,7 @@ class _Replayer:
 
     def play_round(self, number: int, rnd, before: Layout, money: int) -> tuple[RoundReport, Layout]:
         after = rnd.layout if rnd.layout is not None else before
-        report = RoundReport(number, list(rnd.offered), rnd.taken, built=False)
+        report = RoundReport(number, list(rnd.offered), rnd.taken, built=False, last_pick=rnd.last_pick)
         old_ids, new_ids = set(before.machine_ids), set(after.machine_ids)
         added = sorted(new_ids - old_ids)
         report.built = rnd.taken is not None and rnd.taken in added

@@ -250,3 +250,17 @@ def test_where_it_fell_short_adds_up_to_the_difference() -> None:
                          (5, 3, "round 5: build cost 8 against 5")]
     assert lines[3] == (None, 3, "2 more rounds (1, 4): less money than the plan")
     assert sum(amount for _, amount, _ in lines) == 19
+
+
+def test_a_skip_without_penalty_says_it_was_the_last_pick() -> None:
+    """QA: round 10 read "FF02 not built" with no penalty and no reason."""
+    import json
+
+    from models.paths import EXAMPLES_DIR
+
+    plan = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    played = json.loads(json.dumps(plan))
+    played["rounds"][1].pop("layout")
+    played["rounds"][1]["last_pick"] = True     # FF08 taken as the last machine left, and not built
+    texts = [s.text for s in analyse(played, plan).shortfalls()]
+    assert texts[0] == "round 2: FF08 not built (plan: FF08 built); no penalty (the last pick)"
