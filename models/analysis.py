@@ -341,7 +341,10 @@ def _money_parts(r: RoundReport) -> str:
 
 def analysis_table(analysis: Analysis) -> Table:
     """Per-round table: offers, both choices, money movement, both money totals and
-    the difference, coloured so the losing rounds jump out."""
+    the difference, coloured so the losing rounds jump out; a notes column only when a round has a note
+    (an empty one took the width 80 columns needed for the headings: QA)."""
+    notes = [_round_notes(r) for r in analysis.rounds]
+    noted = any(notes)
     table = Table(title=f"played game vs {analysis.plan_label}", title_style="bold", header_style="bold")
     table.add_column("rnd", justify="right")
     table.add_column("offered")
@@ -353,26 +356,33 @@ def analysis_table(analysis: Analysis) -> Table:
     table.add_column("plan $", justify="right")
     table.add_column("gap", justify="right")
     table.add_column("this rnd", justify="right")
-    table.add_column("notes", overflow="fold")
-    for r in analysis.rounds:
-        notes = Text()
-        if r.played.violations:
-            notes.append(f"{len(r.played.violations)} violation(s)", style="bold red")
-        if r.best.violations:
-            notes.append(("; " if notes else "") + f"plan: {len(r.best.violations)} violation(s)", style="magenta")
+    if noted:
+        table.add_column("notes", overflow="fold")
+    tail = [""] if noted else []
+    for r, note in zip(analysis.rounds, notes):
         table.add_row(
             str(r.number), " ".join(r.offered), _choice_text(r.played), _choice_text(r.best),
             _money_parts(r.played.report), _money_parts(r.best.report),
             str(r.played.report.money), str(r.best.report.money),
-            Text(signed(r.gap), style=tone(r.gap)), Text(signed(r.change), style=tone(r.change)), notes,
+            Text(signed(r.gap), style=tone(r.gap)), Text(signed(r.change), style=tone(r.change)), *([note] if noted else []),
         )
     table.add_section()
     chain = analysis.chain_difference
     table.add_row("", "chain bonus", "", "", "", "", str(analysis.played.chain_bonus), str(analysis.best.chain_bonus),
-                  "", Text(signed(chain), style=tone(chain)), "")
+                  "", Text(signed(chain), style=tone(chain)), *tail)
     table.add_row("", Text("final score", style="bold"), "", "", "", "", Text(str(analysis.played_score), style="bold"),
-                  Text(str(analysis.best_score), style="bold"), Text(signed(analysis.score_gap), style=tone(analysis.score_gap)), "", "")
+                  Text(str(analysis.best_score), style="bold"), Text(signed(analysis.score_gap), style=tone(analysis.score_gap)), "",
+                  *tail)
     return table
+
+
+def _round_notes(r: RoundComparison) -> Text:
+    notes = Text()
+    if r.played.violations:
+        notes.append(f"{len(r.played.violations)} violation(s)", style="bold red")
+    if r.best.violations:
+        notes.append(("; " if notes else "") + f"plan: {len(r.best.violations)} violation(s)", style="magenta")
+    return notes
 
 
 def share_text(analysis: Analysis) -> str:

@@ -264,3 +264,18 @@ def test_a_skip_without_penalty_says_it_was_the_last_pick() -> None:
     played["rounds"][1]["last_pick"] = True     # FF08 taken as the last machine left, and not built
     texts = [s.text for s in analyse(played, plan).shortfalls()]
     assert texts[0] == "round 2: FF08 not built (plan: FF08 built); no penalty (the last pick)"
+
+
+def test_the_notes_column_is_there_only_when_a_round_has_a_note() -> None:
+    """An always-empty notes column took the width 80 columns needed for the headings (QA)."""
+    import json
+
+    from models.analysis import analysis_table
+    from models.paths import EXAMPLES_DIR
+
+    rulebook = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    legal = analyse(rulebook, json.loads(json.dumps(rulebook)))
+    assert "notes" not in [c.header for c in analysis_table(legal).columns]
+    broken = json.loads(json.dumps(rulebook))
+    broken["rounds"][1]["layout"]["tiles"] = broken["rounds"][1]["layout"]["tiles"][:1]   # loose ports
+    assert "notes" in [c.header for c in analysis_table(analyse(broken, rulebook)).columns]
