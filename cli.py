@@ -16,7 +16,7 @@ def _leave_while_starting(signum, frame) -> None:  # noqa: ARG001 - signal handl
     raise SystemExit(130)
 
 
-signal.signal(signal.SIGINT, _leave_while_starting)
+_SIGINT_BEFORE = signal.signal(signal.SIGINT, _leave_while_starting)
 
 from pathlib import Path
 from typing import Any
@@ -489,7 +489,7 @@ def _register_commands_defined_elsewhere() -> None:
 
 
 _register_commands_defined_elsewhere()
-signal.signal(signal.SIGINT, signal.default_int_handler)   # loaded: Ctrl-C is each command's to handle again
+signal.signal(signal.SIGINT, _SIGINT_BEFORE)   # loaded: Ctrl-C is each command's to handle again (as it was)
 
 if __name__ == "__main__":
     main()
