@@ -202,13 +202,13 @@ def _loss_reason(r: RoundComparison) -> str:
         parts.append(f"penalty {p.penalty}")
     elif p.taken is not None and not p.built and p.last_pick:
         parts.append("no penalty (the last pick)")   # (QA: a skip with no penalty said nothing of why)
-    if p.built and b.built and p.income - p.last_pick_token != b.income - b.last_pick_token:
-        parts.append(f"income {p.income - p.last_pick_token} against {b.income - b.last_pick_token}")
-    if p.cost - p.first_pick_fee > b.cost - b.first_pick_fee:
+    if p.built and b.built and p.machine_income != b.machine_income:
+        parts.append(f"income {p.machine_income} against {b.machine_income}")
+    if p.tiles_cost > b.tiles_cost:
         moved = p.moved_machines
         moves = (f" ({r.played.layout.ruleset.machine_move_cost * len(moved)} for moving {', '.join(moved)})"
                  if moved else "")   # (QA: "build cost 13 against 4" did not say that 2 was a machine moved)
-        parts.append(f"build cost {p.cost - p.first_pick_fee} against {b.cost - b.first_pick_fee}{moves}")
+        parts.append(f"build cost {p.tiles_cost} against {b.tiles_cost}{moves}")
     if p.first_pick_fee > b.first_pick_fee:
         parts.append(f"first-pick token -{p.first_pick_fee}")
     if p.last_pick_token < b.last_pick_token:
@@ -329,8 +329,8 @@ def _choice_text(side: GameRound) -> Text:
 def money_moves(r: RoundReport) -> list[tuple[str, int]]:
     """The round's money movements that are not zero: income (+), Funner's last-pick token (+), build (-), its
     first-pick token (-), penalty (-). The tokens are named: QA read a first pick's -1 as a dearer build."""
-    moves = [("income", r.income - r.last_pick_token), ("last pick", r.last_pick_token),
-             ("build", -(r.cost - r.first_pick_fee)), ("first pick", -r.first_pick_fee), ("penalty", -r.penalty)]
+    moves = [("income", r.machine_income), ("last pick", r.last_pick_token),
+             ("build", -r.tiles_cost), ("first pick", -r.first_pick_fee), ("penalty", -r.penalty)]
     return [(kind, value) for kind, value in moves if value]
 
 

@@ -28,6 +28,10 @@ class Round:
         2), whose rounds offer one machine each; with fewer, `last_pick` only spares the skip penalty."""
         return rules.last_pick_bonus if self.last_pick and len(self.offered) >= rules.token_players else 0
 
+    def first_pick_fee(self, rules) -> int:
+        """What Funner's first-pick token adds to the build (or, if not built, to the penalty)."""
+        return rules.first_pick_fee if self.first_pick else 0
+
     def planned(self, taken: str | None, layout: Layout | None) -> "Round":
         """This offer as a planner played it: `taken` built into `layout`, or nothing taken (layout None,
         and then no first/last token: a token goes with a taken machine)."""

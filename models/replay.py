@@ -36,6 +36,16 @@ class RoundReport:
     first_pick_fee: int = 0
     last_pick_token: int = 0
 
+    @property
+    def machine_income(self) -> int:
+        """The income without the last-pick token."""
+        return self.income - self.last_pick_token
+
+    @property
+    def tiles_cost(self) -> int:
+        """The build's cost without the first-pick token."""
+        return self.cost - self.first_pick_fee
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.number, "taken": self.taken, "built": self.built, "income": self.income,
@@ -144,7 +154,7 @@ class _Replayer:
             self.unearned[rnd.taken] = self.taken_income(rnd)
             self.tokens[rnd.taken] = rnd.last_pick_token(self.rules)
             report.cost = self.build_cost(rnd, before, after)
-            report.first_pick_fee = self.rules.first_pick_fee if rnd.first_pick else 0
+            report.first_pick_fee = rnd.first_pick_fee(self.rules)
         elif changed:
             self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
         for violation in check_layout(after).violations:
@@ -157,8 +167,8 @@ class _Replayer:
             self.check_floor(number, rnd, report, money)
         else:
             if rnd.taken is not None:
-                fee = self.rules.first_pick_fee if rnd.first_pick else 0
-                report.penalty = skip_penalty(money, self.rules.skip_penalty + fee, rnd.last_pick)
+                report.penalty = skip_penalty(money, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
+                                              rnd.last_pick)
             report.money = money + report.income - report.penalty
         return report, after
 
@@ -167,7 +177,7 @@ class _Replayer:
         return self.game.context.catalog[rnd.taken].income + rnd.last_pick_token(self.rules)
 
     def build_cost(self, rnd, before: Layout, after: Layout) -> int:
-        return round_cost(before, after) + (self.rules.first_pick_fee if rnd.first_pick else 0)
+        return round_cost(before, after) + rnd.first_pick_fee(self.rules)
 
     def unaffordable(self, rnd, before: Layout, after: Layout, money: int) -> bool:
         """Whether building would bring money below 1, the taken machine's income counted (as `check_floor`)."""

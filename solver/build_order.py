@@ -430,7 +430,7 @@ def build_towards(game: Game, final: Layout, seed: int = 0) -> BuiltGame:
         if index is not None:
             layout = round_layout(target, present | {index}, previous, seed + t)
             if layout is not None:
-                fee = rules.first_pick_fee if rnd.first_pick else 0
+                fee = rnd.first_pick_fee(rules)
                 gain = catalog[final.machines[index].id].income + rnd.last_pick_token(rules)
                 after = money + gain - fee - round_cost(previous, layout)
                 if after < 1:

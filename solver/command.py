@@ -6,7 +6,6 @@ Bad input becomes a DocumentError or click.UsageError (one line, exit 2 via cli.
 from __future__ import annotations
 
 import math
-from collections import Counter
 import sys
 import threading
 import time
@@ -20,6 +19,7 @@ from models.clickopts import distinct_outputs, output_option, seed_option, time_
 from models.errors import DocumentError
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
+from models.replay import tile_changes
 from models.terminal import Terminal
 
 from .extract import prune
@@ -129,11 +129,9 @@ def _fixed_parts_moved(hint: Layout, fixed: Layout | None) -> str | None:
     for machine in fixed.machines:
         if placed.get(machine.id) != machine:
             return f"--fixed has {machine.id} at {list(machine.cell)} turned {machine.rotation}, the hint does not"
-    tiles = Counter(hint.tiles)
-    for tile in fixed.tiles:
-        if tiles[tile] == 0:
-            return f"--fixed has a {tile.kind} tile at {list(tile.cell)}, the hint does not"
-        tiles[tile] -= 1
+    _, missing = tile_changes(fixed, hint)   # (fixed's tiles the hint lacks, in fixed's order)
+    if missing:
+        return f"--fixed has a {missing[0].kind} tile at {list(missing[0].cell)}, the hint does not"
     return None
 
 

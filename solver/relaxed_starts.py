@@ -22,7 +22,6 @@ from typing import Callable
 
 from models.board import Board
 from models.catalog import Catalog
-from models.check import check_layout
 from models.layout import Layout, MachinePlacement
 from models.rulesets import Ruleset
 
@@ -30,7 +29,7 @@ from .extract import checked_layout, layout_from_values
 from .model import add_objective_bound, build_static_model, fix_to_layout
 from .placements import machine_placements
 from .search import complete_assignment, run, set_hint, value_reader
-from .sketch import best_sketch
+from .sketch import best_sketch, ranking
 from .triangle_cuts import CAPS, FREE_CAPS, Pose, Tree, compose, least_embeddings
 
 #: embeddings of the least tiles tried (they tie on tiles and differ in what the board and routing make of them)
@@ -58,7 +57,7 @@ def relaxed_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[
     which one-input-at-a-time sketches do not find (classic-A FF40,FF12,FF07: sketches 12, cheapest 10)."""
     began = time.monotonic()
     deadline = began + seconds
-    worth = _worth(objective)
+    worth = ranking(objective)
     laid = _laid_groups(ruleset, board, catalog, topologies, began + EMBED_SHARE * seconds, objective)
     ranked = _sketched(ruleset, board, catalog, ids, laid, began + SKETCH_SHARE * seconds, seed,
                        None if bound is None else worth_of_bound(bound, objective), worth)
@@ -69,15 +68,8 @@ def relaxed_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[
     return sorted(routed, key=lambda layout: -worth(layout))
 
 
-def _worth(objective: str) -> Callable[[Layout], int]:
-    """Higher is better: the static score, or minus the cost."""
-    if objective == "cost":
-        return lambda layout: -check_layout(layout).score.cost
-    return lambda layout: check_layout(layout).score.total
-
-
 def worth_of_bound(bound: int, objective: str) -> int:
-    """A bound on the objective as a bound on `_worth`."""
+    """A bound on the objective as a bound on `ranking(objective)`."""
     return -bound if objective == "cost" else bound
 
 

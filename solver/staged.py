@@ -94,7 +94,7 @@ def build_staged_model(game: Game) -> StagedModel:
         built = sum(new.values())
         model.Add(built <= 1)
         income = sum((c.catalog[m].income + rnd.last_pick_token(rules)
-                      - (rules.first_pick_fee if rnd.first_pick else 0)) * flag for m, flag in new.items())
+                      - rnd.first_pick_fee(rules)) * flag for m, flag in new.items())
         paid = _link_tiles(model, previous, stage, built) + _link_machines(model, game, previous, stage, new, built)
         after = model.NewIntVar(1, ceiling, f"money[{t}]")  # never below 1
         model.Add(after == money_before + income - paid)

@@ -33,7 +33,7 @@ from .construct import greedy_layout
 from .fixed_part import fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
-from .sketch import static_score
+from .sketch import ranking
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
 from .relaxed_starts import relaxed_layouts
@@ -329,7 +329,7 @@ def solve_static(
                 lambda: walked[0] >= topo.value)
             return sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, walk_seed, fixed=fixed,
                                       order=topo.order, interrupted=lambda: interrupt.flag or at_bound(),
-                                      on_better=better, worth=_worth(objective))
+                                      on_better=better, worth=ranking(objective))
 
         if start_layout is None and use_construction:
             def sketched(score: int, at: float) -> None:
@@ -665,14 +665,6 @@ def _bound_into(track: "_Track", built: StaticModel, bound: float) -> None:
     """A bound proved by another phase: the track keeps the tighter, and CP-SAT's model gets it as a constraint."""
     track.tighten(bound)
     add_objective_bound(built, int(track.bound))
-
-
-def _worth(objective: str) -> Callable[[Layout], int]:
-    """How the walks rank sketches: the static score for profit; minus the cost for a cost solve, which took
-    the highest-scoring sketch before (classic-C FF14,FF22,FF29,FF41: cost 7-8 kept, 5 exists)."""
-    if objective != "cost":
-        return static_score
-    return lambda layout: -check_layout(layout).score.cost
 
 
 def _whole(bound: float | None, objective: str) -> int | None:
