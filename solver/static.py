@@ -381,10 +381,14 @@ def solve_static(
             ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic()), topo.value)
         if relaxed is not None and relaxed != topo.value:
             add_objective_bound(built, relaxed)
-            if progress is not None and best is not None:
-                progress(float(_objective_of(best[1], objective)), float(relaxed), time.monotonic() - start)
         track = _Track(objective, relaxed, first_seconds, best,
                        best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
+        if start_layout is not None and (best is None or start_layout is not sketch_start):
+            # the walks' best, even when CP-SAT could only take the sketch it grew from as its hint
+            _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
+                        ids, must_place, fixed)
+        if relaxed is not None and relaxed != topo.value and progress is not None and track.best is not None:
+            progress(float(track.value()), float(relaxed), time.monotonic() - start)
         if optional and objective == "profit" and fixed is None:
             # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
             # worker alone once answered -69 for FF39 --optional)
@@ -403,9 +407,6 @@ def solve_static(
                 _bound_into(track, built, value)
                 if progress is not None and track.best is not None:
                     progress(float(track.value()), float(track.bound), time.monotonic() - start)
-        if start_layout is not None and (best is None or start_layout is not sketch_start):
-            _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
-                        ids, must_place, fixed)
         # (--optional too: its layouts place every machine, which the optional optimum often does; QA: expert-B
         # FF45,FF48,FF53 stuck at 24 in two runs of six, laid 29 in 1.4 s; but its bound is not the optional one)
         # (a cost solve too: the relaxation then minimises the cost, and its cheapest arrangement laid out is a

@@ -600,3 +600,34 @@ def test_progress_never_reports_less_than_the_best_layout_so_far(monkeypatch):
                    progress=lambda best, bound, elapsed: seen.append(best))
     assert result.layout is not None and -100.0 not in seen
     assert all(later >= earlier for earlier, later in zip(seen, seen[1:]))
+
+
+def test_progress_shows_the_walks_best_when_the_model_takes_only_its_sketch(monkeypatch):
+    """The model may reject the moves' layout (a product through an output reservoir) and start from the
+    sketch it grew from; the line the tightened bound brings shows the walks' best, not the sketch
+    (seen: "best 94" then "best 86 bound 130" on classic-A n10/s0, with one worker)."""
+    import solver.static as static
+    from solver.first_layout import Start
+    from solver.sketch import sketch_layout, static_score
+
+    machines = EIGHT[:7]
+    drafts = [sketch_layout(RULES, BOARDS["classic-A"], CATALOG, machines, seed=s, time_limit=2.0) for s in range(6)]
+    drafts = sorted((d for d in drafts if d is not None), key=static_score)
+    worse, better = drafts[0], drafts[-1]
+    assert static_score(worse) < static_score(better)
+    real_complete = static._complete_hint
+
+    def walks(*args, on_better=None, **kwargs):
+        now = time.monotonic()
+        on_better(static_score(worse), now)
+        on_better(static_score(better), now)
+        return Start(better, worse, now, now)
+
+    monkeypatch.setattr(static, "sketch_and_improve", walks)
+    monkeypatch.setattr(static, "_complete_hint", lambda built, layout: None if layout is better else real_complete(
+        built, layout))
+    monkeypatch.setattr(static, "_tightened_by_triangles", lambda *args: 10_000)   # a bound line is shown
+    seen: list[float] = []
+    result = solve(machines, time_limit=6, workers=1, progress=lambda best, bound, elapsed: seen.append(best))
+    assert seen and all(later >= earlier for earlier, later in zip(seen, seen[1:]))
+    assert result.objective >= static_score(better)
