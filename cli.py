@@ -12,11 +12,13 @@ import sys
 
 
 def _leave_while_starting(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    """Ctrl-C while the modules load (a second of imports) exits 130 quietly, not with an import traceback."""
-    raise SystemExit(130)
+    """Ctrl-C (or SIGTERM) while the modules load (a second of imports) exits 130 (143) quietly, not with an
+    import traceback."""
+    raise SystemExit(128 + signum)
 
 
 _SIGINT_BEFORE = signal.signal(signal.SIGINT, _leave_while_starting)
+_SIGTERM_BEFORE = signal.signal(signal.SIGTERM, _leave_while_starting)
 
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,14 @@ RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", 
 #: players in a `sequence random` deal unless --players or --solo says otherwise
 DEFAULT_PLAYERS = 3
 JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (FORMATS.md).")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill`, `timeout`) where no solve handles it: the command stops as on Ctrl-C, exit 143."""
+
+
+def _terminated(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    raise Terminated
 
 
 def document_options(command):
@@ -78,9 +88,9 @@ class FactoryfunGroup(click.Group):
         except DocumentError as exc:
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as stop:
             click.echo("interrupted", err=True)
-            sys.exit(130)
+            sys.exit(143 if isinstance(stop, Terminated) else 130)
         except BrokenPipeError:   # (click.echo's; rich's consoles leave the same way, models/terminal.py)
             leave_quietly()
         except OSError as exc:    # standard output that cannot take more (QA: `factoryfun catalog > /dev/full`)
@@ -490,6 +500,9 @@ def _register_commands_defined_elsewhere() -> None:
 
 _register_commands_defined_elsewhere()
 signal.signal(signal.SIGINT, _SIGINT_BEFORE)   # loaded: Ctrl-C is each command's to handle again (as it was)
+# and SIGTERM stops a command as Ctrl-C does (solve, plan and analyze take it over while they search), unless
+# the process was started with it ignored
+signal.signal(signal.SIGTERM, _terminated if _SIGTERM_BEFORE == signal.SIG_DFL else _SIGTERM_BEFORE)
 
 if __name__ == "__main__":
     main()

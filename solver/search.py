@@ -83,9 +83,30 @@ class _Reporter(cp_model.CpSolverSolutionCallback):
 ONE_WORKER_INTERLEAVES = True
 
 
+class Halted(Exception):
+    """A CP-SAT solve asked for in a worker thread its caller gave up on (`in_worker_thread`)."""
+
+
+#: the CP-SAT solvers each `in_worker_thread` worker has set up (by thread id), and the workers given up on:
+#: their solves are stopped and no new one starts, so no thread is inside CP-SAT when the process exits
+#: (QA: Ctrl-C or SIGTERM in `plan`'s bound ended in "terminate called without an active exception", exit 134)
+_WORKER_SOLVERS: dict[int, list[cp_model.CpSolver]] = {}
+_HALTED: set[int] = set()
+_WORKERS_LOCK = threading.Lock()
+#: seconds a given-up worker gets to leave its stopped solve
+HALT_WAIT = 3.0
+
+
 def solver_parameters(
     solver: cp_model.CpSolver, time_limit: float, workers: int, seed: int, presolve: bool = True, log: bool = False,
 ) -> None:
+    """Every solve's parameters; in a worker thread given up on, `Halted` instead of a new solve."""
+    thread = threading.get_ident()
+    with _WORKERS_LOCK:
+        if thread in _HALTED:
+            raise Halted
+        if thread in _WORKER_SOLVERS:
+            _WORKER_SOLVERS[thread].append(solver)
     p = solver.parameters
     p.max_time_in_seconds = max(time_limit, 0.01)
     p.num_workers = max(1, workers)
@@ -246,7 +267,7 @@ Result = TypeVar("Result")
 def in_worker_thread(call: Callable[[], Result], give_up: Callable[[], bool] = lambda: False
                      ) -> tuple[bool, Result | None]:
     """(True, `call()`), computed in a worker thread while the main thread waits in Python; or (False, None)
-    as soon as `give_up()` says so, the thread left to end on its own.
+    as soon as `give_up()` says so, the worker's CP-SAT solves stopped (`_halt`).
 
     Python runs signal handlers only in the main thread between bytecodes, so a main thread blocked inside
     CP-SAT would take Ctrl-C only when the solve ends: `plan` took it up to 33 s late, in its bound.
@@ -254,20 +275,40 @@ def in_worker_thread(call: Callable[[], Result], give_up: Callable[[], bool] = l
     box: dict[str, Any] = {}
 
     def work() -> None:
+        thread = threading.get_ident()
+        with _WORKERS_LOCK:
+            _WORKER_SOLVERS[thread] = []
         try:
             box["value"] = call()
         except BaseException as exc:  # re-raised in the main thread
             box["error"] = exc
+        finally:
+            with _WORKERS_LOCK:
+                _WORKER_SOLVERS.pop(thread, None)
+                _HALTED.discard(thread)
 
     worker = threading.Thread(target=work, name="worker", daemon=True)
     worker.start()
     while worker.is_alive():
         if give_up():
+            _halt(worker)
             return False, None
         worker.join(0.1)
     if "error" in box:
         raise box["error"]
     return True, box["value"]
+
+
+def _halt(worker: threading.Thread) -> None:
+    """Stop the worker's running CP-SAT solves, forbid new ones, and give it HALT_WAIT seconds to end."""
+    with _WORKERS_LOCK:
+        if worker.ident not in _WORKER_SOLVERS:
+            return   # (already ended)
+        _HALTED.add(worker.ident)
+        running = list(_WORKER_SOLVERS[worker.ident])
+    for solver in running:
+        solver.StopSearch()
+    worker.join(HALT_WAIT)
 
 
 def layout_variables(built: StaticModel) -> list:

@@ -1,0 +1,54 @@
+"""SIGTERM (`kill`, `timeout`) stops any command as Ctrl-C does: one line, no traceback, a shell's exit code."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_while_the_modules_load_exits_with_the_shells_code(signum, code):
+    """During the imports there is no command yet to stop: exit 128 + the signal, quietly (QA: SIGTERM in the
+    first second killed the process with nothing said, as Python's default does)."""
+    with pytest.raises(SystemExit) as leaving:
+        cli._leave_while_starting(signum, None)
+    assert leaving.value.code == code
+
+
+def test_sigterm_stops_a_command_without_a_solver_like_ctrl_c(tmp_path):
+    """bench-checker has no stop handler of its own: SIGTERM after start-up says "interrupted" and exits 143."""
+    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "bench-checker",
+                                "--layouts", "1000000", "--out", str(tmp_path / "c.csv")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(4.0)   # past the imports (about a second), into the run
+    running.send_signal(signal.SIGTERM)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 143
+    assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_plan_stopped_while_bounding_exits_cleanly(tmp_path, signum):
+    """Stopped while CP-SAT bounds the final score, `plan` shows its plan and exits 0 (it aborted with exit 134,
+    "terminate called without an active exception": CP-SAT still ran in a thread as the process ended)."""
+    sequence = tmp_path / "s.json"
+    subprocess.run([sys.executable, "-c", "from cli import main; main()", "sequence", "random", "--seed", "3",
+                    "--solo", "--out", str(sequence)], cwd=ROOT, check=True, capture_output=True)
+    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "plan", str(sequence),
+                                "--time-limit", "120", "--workers", "1", "--no-show"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    said = running.stderr.readline()   # the bound's line comes before its CP-SAT starts
+    assert "bounding the final score" in said
+    time.sleep(0.2)
+    running.send_signal(signum)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 0, err
+    assert "terminate called" not in err and "(interrupted)" in out
