@@ -26,19 +26,19 @@ from typing import Any
 import click
 from rich.table import Table
 
-from models.clickopts import distinct_outputs, output_option, seed_option, time_limit_option, workers_option
+from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
+                              output_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
 from models.terminal import Terminal, leave_quietly, silence_stdout
 
 console = Terminal()
 err_console = Terminal(stderr=True)
 
-CATALOG_OPTION = click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False), help="Use this machine catalogue file instead of the bundled one.")
-BOARDS_OPTION = click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="Use this boards file instead of the bundled one.")
-RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True, help="Ruleset id (factory-fun, factory-fun-2006, factory-funner).")
 #: players in a `sequence random` deal unless --players or --solo says otherwise
 DEFAULT_PLAYERS = 3
-JSON_OPTION = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON (FORMATS.md).")
+#: what --json prints: a document of FORMATS.md, or a report whose keys the README lists
+JSON_DOCUMENT = "Print the document as JSON (FORMATS.md)."
+JSON_REPORT = "Print the report as JSON (its keys are listed in the README)."
 
 
 class Terminated(KeyboardInterrupt):
@@ -49,9 +49,9 @@ def _terminated(signum, frame) -> None:  # noqa: ARG001 - signal handler signatu
     raise Terminated
 
 
-def document_options(command):
+def document_options(json_help: str):
     """--catalog, --boards and --json: every command that reads a layout or game takes them."""
-    return CATALOG_OPTION(BOARDS_OPTION(JSON_OPTION(command)))
+    return lambda command: CATALOG_OPTION(BOARDS_OPTION(json_option(json_help)(command)))
 
 
 def _one_line(exc: click.UsageError) -> click.UsageError:
@@ -144,7 +144,7 @@ def _write_document(path: str, document: Any) -> None:
 @main.command()
 @RULESET_OPTION
 @CATALOG_OPTION
-@JSON_OPTION
+@json_option("Print the catalogue as JSON (the instances/ format: it works as --catalog FILE).")
 def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
     """List the machines of a catalogue."""
     from models.catalog import catalog_document, load_catalog
@@ -172,7 +172,7 @@ def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
 @RULESET_OPTION
 @BOARDS_OPTION
 @output_option("--svg", "svg_path", help="Write the board as SVG.")
-@JSON_OPTION
+@json_option("Print the boards as JSON (the instances/ format: it works as --boards FILE).")
 def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """List the boards, or draw one."""
     from models.board import boards_document, load_boards
@@ -235,8 +235,8 @@ def _score_table(score) -> Table:
 
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
-@document_options
-@click.option("--quiet", is_flag=True, help="No drawing, only the verdict.")
+@document_options(JSON_REPORT)
+@click.option("--quiet", is_flag=True, help="No drawing: the verdict and the violations only.")
 def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: bool) -> None:
     """Check a layout against every rule. Exit 0 legal, 1 illegal, 2 unreadable."""
     from models.check import check_layout
@@ -259,7 +259,7 @@ def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: boo
 
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
-@document_options
+@document_options(JSON_REPORT)
 def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
     """Static score of a layout: income, cost by tile kind, chain bonus per input, total."""
     from models.check import check_layout
@@ -276,7 +276,7 @@ def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
 
 @main.command()
 @click.argument("layout_path", type=click.Path(dir_okay=False))
-@document_options
+@document_options(JSON_DOCUMENT)
 @output_option("--svg", "svg_path", help="Write the layout as SVG.")
 def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: str | None) -> None:
     """Draw a layout in the terminal, and as SVG with --svg."""
@@ -314,7 +314,7 @@ def _replay_table(result) -> Table:
 
 @main.command()
 @click.argument("game_path", type=click.Path(dir_okay=False))
-@document_options
+@document_options(JSON_DOCUMENT)
 @output_option("--out", "out_path", help="Write the game with its result to this file.")
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, show_final: bool) -> None:
@@ -407,7 +407,7 @@ def _progress_printer(label: str):
 @workers_option()
 @seed_option()
 @output_option("--out", "out_path", help="Write the plan (a game document with result).")
-@document_options
+@document_options(JSON_DOCUMENT)
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
 def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None,
          catalog_path, boards_path, as_json: bool, show_final: bool) -> None:
@@ -450,7 +450,7 @@ def _plan_summary(result, show_final: bool) -> None:
 @time_limit_option(600.0, "Seconds for computing the plan.")
 @workers_option()
 @seed_option()
-@document_options
+@document_options(JSON_REPORT)
 def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_out: str | None, time_limit: float,
             workers: int, seed: int, catalog_path, boards_path, as_json: bool) -> None:
     """Score a played game against the best plan for the same offered machines."""
@@ -483,6 +483,8 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     else:
         console.print(analysis_table(analysis))
         console.print(analysis_summary(analysis))
+    if not plan_path and result.interrupted:   # (as solve and plan say it)
+        err_console.print("(interrupted: the plan compared against is the best found so far)")
     if plan_out and not plan_path:   # after the result is shown (see `plan`)
         _write_document(plan_out, result.to_document())
     if out_path:

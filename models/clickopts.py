@@ -111,3 +111,16 @@ def distinct_outputs(**paths: str | None) -> None:
         if key in seen:
             raise click.UsageError(f"{seen[key]} and {option} name the same file '{path}'")
         seen[key] = option
+
+
+CATALOG_OPTION = click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False),
+                              help="Use this machine catalogue file instead of the bundled one.")
+BOARDS_OPTION = click.option("--boards", "boards_path", type=click.Path(dir_okay=False),
+                             help="Use this boards file instead of the bundled one.")
+RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True,
+                              help="Ruleset id (factory-fun, factory-fun-2006, factory-funner).")
+
+
+def json_option(help: str) -> Decorator:
+    """--json, saying what it prints (a FORMATS.md document, a report, a data file)."""
+    return click.option("--json", "as_json", is_flag=True, help=help)

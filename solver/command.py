@@ -15,7 +15,8 @@ import click
 from rich.table import Table
 
 from models.check import check_layout
-from models.clickopts import distinct_outputs, output_option, seed_option, time_limit_option, workers_option
+from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
+                              output_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
@@ -254,23 +255,24 @@ def _summary(result: StaticResult) -> Table:
 
 
 @click.command("solve")
-@click.option("--board", "board_id", required=True, help="board id, e.g. classic-A")
-@click.option("--machines", help="comma-separated machine ids, e.g. FF40,FF12,FF07")
-@click.option("--machines-file", type=click.Path(dir_okay=False), help="machine ids, one a line or comma-separated (# comments), or a JSON list")
-@click.option("--ruleset", "ruleset_id", default="factory-fun", show_default=True)
-@click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False), help="machine catalogue file")
-@click.option("--boards", "boards_path", type=click.Path(dir_okay=False), help="boards file")
-@click.option("--objective", type=click.Choice(["profit", "cost"]), default="profit", show_default=True)
-@click.option("--optional", is_flag=True, help="machines may be left out (maximise profit)")
-@time_limit_option(60.0, "seconds")
+@click.option("--board", "board_id", required=True, help="Board id, e.g. classic-A.")
+@click.option("--machines", help="Comma-separated machine ids, e.g. FF40,FF12,FF07.")
+@click.option("--machines-file", type=click.Path(dir_okay=False), help="Machine ids, one a line or comma-separated (# comments), or a JSON list.")
+@RULESET_OPTION
+@CATALOG_OPTION
+@BOARDS_OPTION
+@click.option("--objective", type=click.Choice(["profit", "cost"]), default="profit", show_default=True,
+              help="Profit (income - cost + chain bonus), or the cheapest legal build placing every machine.")
+@click.option("--optional", is_flag=True, help="Machines may be left out (maximise profit).")
+@time_limit_option(60.0, "Seconds for the whole solve.")
 @workers_option()
 @seed_option()
-@click.option("--hint", "hint_path", type=click.Path(dir_okay=False), help="a complete starting layout")
-@click.option("--fixed", "fixed_path", type=click.Path(dir_okay=False), help="machines and tiles that must stay")
-@click.option("--diagonal", is_flag=True, help="allow the diagonal intersection tile")
-@output_option("--out", "out_path", help="write the layout document with its result")
-@output_option("--svg", "svg_path", help="write the layout as SVG")
-@click.option("--json", "as_json", is_flag=True, help="print the layout document to stdout")
+@click.option("--hint", "hint_path", type=click.Path(dir_okay=False), help="A complete starting layout.")
+@click.option("--fixed", "fixed_path", type=click.Path(dir_okay=False), help="A layout whose machines and tiles must stay where they are.")
+@click.option("--diagonal", is_flag=True, help="Allow the diagonal intersection tile.")
+@output_option("--out", "out_path", help="Write the layout document with its result.")
+@output_option("--svg", "svg_path", help="Write the layout as SVG.")
+@json_option("Print the layout document with its result as JSON (FORMATS.md).")
 def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_path, objective, optional,
           time_limit, workers, seed, hint_path, fixed_path, diagonal, out_path, svg_path, as_json) -> None:
     """Find the most profitable (or cheapest) legal factory for a set of machines."""
@@ -291,7 +293,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                         fixed, diagonal)
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
     _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on {board_id} ({objective}{', optional' if optional else ''}, "
-               f"{time_limit:g}s, {workers} workers)")
+               f"{time_limit:g}s, {workers} worker{'s' if workers != 1 else ''})")
     with ProgressLines(_dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                               optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,

@@ -333,8 +333,9 @@ def solve_static(
 
         if start_layout is None and use_construction:
             def sketched(score: int, at: float) -> None:
-                if progress is not None and objective == "profit":
-                    progress(float(score), float(topo.value or 0), at - start)
+                # (the walks rank by `ranking(objective)`: a cost solve's score is minus the cost)
+                if progress is not None:
+                    progress(float(score if objective == "profit" else -score), float(topo.value or 0), at - start)
 
             sketch_seconds = _sketch_seconds(len(ids), time_limit)
             if rounds_first:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more

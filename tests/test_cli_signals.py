@@ -52,3 +52,24 @@ def test_a_plan_stopped_while_bounding_exits_cleanly(tmp_path, signum):
     out, err = running.communicate(timeout=30)
     assert running.returncode == 0, err
     assert "terminate called" not in err and "(interrupted)" in out
+
+
+def test_an_analysis_stopped_while_planning_says_so(tmp_path):
+    """An interrupted `analyze` compares against the best plan found so far, and says so (as `solve` and `plan`
+    do; QA: it said nothing)."""
+    sequence, played = tmp_path / "s.json", tmp_path / "played.json"
+    for args in (["sequence", "random", "--seed", "3", "--solo", "--out", str(sequence)],
+                 ["plan", str(sequence), "--time-limit", "2", "--workers", "1", "--no-show", "--out", str(played)]):
+        subprocess.run([sys.executable, "-c", "from cli import main; main()", *args], cwd=ROOT, check=True,
+                       capture_output=True)
+    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "analyze", str(played),
+                                "--time-limit", "120", "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    for line in running.stderr:   # "played plan: ...", then the bound's line
+        if "bounding the final score" in line:
+            break
+    time.sleep(4.0)
+    running.send_signal(signal.SIGTERM)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 0, err
+    assert "interrupted" in err and "share" in out

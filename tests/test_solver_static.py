@@ -631,3 +631,14 @@ def test_progress_shows_the_walks_best_when_the_model_takes_only_its_sketch(monk
     result = solve(machines, time_limit=6, workers=1, progress=lambda best, bound, elapsed: seen.append(best))
     assert seen and all(later >= earlier for earlier, later in zip(seen, seen[1:]))
     assert result.objective >= static_score(better)
+
+
+def test_a_cost_solve_shows_its_layouts_as_it_finds_them():
+    """The walks' layouts reach the progress lines in a cost solve too, as costs (QA: `solve --objective cost`
+    printed no line at all before its OPTIMAL 5, where README promises a line for each better layout)."""
+    seen: list[tuple[float, float]] = []
+    result = solve(["FF39", "FF08"], objective="cost", time_limit=10, workers=1,
+                   progress=lambda best, bound, elapsed: seen.append((best, bound)))
+    assert result.status == "OPTIMAL" and seen
+    assert seen[-1][0] == result.objective and all(best >= result.objective for best, _ in seen)
+    assert all(later[0] <= earlier[0] for earlier, later in zip(seen, seen[1:]))   # cheaper and cheaper
