@@ -12,6 +12,8 @@ import pytest
 import cli
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the `factoryfun` command, run from the checkout (as installed, but without relying on the venv's script)
+FACTORYFUN = [sys.executable, "-c", "from cli import main; main()"]
 
 
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -25,7 +27,7 @@ def test_a_stop_while_the_modules_load_exits_with_the_shells_code(signum, code):
 
 def test_sigterm_stops_a_command_without_a_solver_like_ctrl_c(tmp_path):
     """bench-checker has no stop handler of its own: SIGTERM after start-up says "interrupted" and exits 143."""
-    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "bench-checker",
+    running = subprocess.Popen([*FACTORYFUN, "bench-checker",
                                 "--layouts", "1000000", "--out", str(tmp_path / "c.csv")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     time.sleep(4.0)   # past the imports (about a second), into the run
@@ -40,9 +42,9 @@ def test_a_plan_stopped_while_bounding_exits_cleanly(tmp_path, signum):
     """Stopped while CP-SAT bounds the final score, `plan` shows its plan and exits 0 (it aborted with exit 134,
     "terminate called without an active exception": CP-SAT still ran in a thread as the process ended)."""
     sequence = tmp_path / "s.json"
-    subprocess.run([sys.executable, "-c", "from cli import main; main()", "sequence", "random", "--seed", "3",
+    subprocess.run([*FACTORYFUN, "sequence", "random", "--seed", "3",
                     "--solo", "--out", str(sequence)], cwd=ROOT, check=True, capture_output=True)
-    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "plan", str(sequence),
+    running = subprocess.Popen([*FACTORYFUN, "plan", str(sequence),
                                 "--time-limit", "120", "--workers", "1", "--no-show"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     said = running.stderr.readline()   # the bound's line comes before its CP-SAT starts
@@ -60,9 +62,9 @@ def test_an_analysis_stopped_while_planning_says_so(tmp_path):
     sequence, played = tmp_path / "s.json", tmp_path / "played.json"
     for args in (["sequence", "random", "--seed", "3", "--solo", "--out", str(sequence)],
                  ["plan", str(sequence), "--time-limit", "2", "--workers", "1", "--no-show", "--out", str(played)]):
-        subprocess.run([sys.executable, "-c", "from cli import main; main()", *args], cwd=ROOT, check=True,
+        subprocess.run([*FACTORYFUN, *args], cwd=ROOT, check=True,
                        capture_output=True)
-    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "analyze", str(played),
+    running = subprocess.Popen([*FACTORYFUN, "analyze", str(played),
                                 "--time-limit", "120", "--workers", "1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     for line in running.stderr:   # "played plan: ...", then the bound's line
