@@ -27,7 +27,7 @@ import click
 from rich.table import Table
 
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
-                              output_option, seed_option, time_limit_option, workers_option)
+                              output_option, repeated_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
 from models.terminal import Terminal, leave_quietly, silence_stdout
 
@@ -72,6 +72,10 @@ class FactoryfunGroup(click.Group):
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
+        repeated = repeated_option(self, args)
+        if repeated is not None:
+            listing = " (it takes a list: FF39,FF08)" if repeated == "--machines" else ""
+            raise click.UsageError(f"option {repeated} given twice: give each option once{listing}")
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:

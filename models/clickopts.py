@@ -124,3 +124,24 @@ RULESET_OPTION = click.option("--ruleset", "ruleset_id", default="factory-fun", 
 def json_option(help: str) -> Decorator:
     """--json, saying what it prints (a FORMATS.md document, a report, a data file)."""
     return click.option("--json", "as_json", is_flag=True, help=help)
+
+
+def repeated_option(command: click.Command, args: list[str]) -> str | None:
+    """The first option of `command` (or of the subcommand `args` name, at any depth) given twice, as the
+    user spelled it, or None. click keeps the last value of a repeated option without a word (QA:
+    `solve --machines FF39 --machines FF08` solved FF08 alone), so every command asks each option once."""
+    once = {name: param.name for param in command.params if isinstance(param, click.Option)
+            and not param.multiple and not param.count for name in param.opts + param.secondary_opts}
+    seen: dict[str | None, str] = {}
+    for k, token in enumerate(args):
+        if token == "--":
+            return None
+        spelled = token.split("=", 1)[0]
+        if spelled in once:
+            if once[spelled] in seen:
+                first = seen[once[spelled]]
+                return spelled if first == spelled else f"{first} / {spelled}"
+            seen[once[spelled]] = spelled
+        elif isinstance(command, click.Group) and token in command.commands:
+            return repeated_option(command.commands[token], args[k + 1:])
+    return None

@@ -149,3 +149,16 @@ def test_bench_checker_still_runs(tmp_path):
     result = CliRunner().invoke(main, ["bench-checker", "--layouts", "2", "--runs", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.exists() and Path(out).with_suffix(".md").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ["solve", "--board", "classic-A", "--machines", "FF39", "--machines", "FF08"],
+    ["solve", "--board", "classic-A", "--board=expert-A", "--machines", "FF39"],
+    ["sequence", "random", "--seed", "1", "--seed", "2"],
+    ["replay", "x.json", "--show", "--no-show"],
+])
+def test_an_option_given_twice_is_an_error_not_the_last_one_kept(args):
+    """click keeps the last value without a word (QA: `--machines FF39 --machines FF08` solved FF08 alone)."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "given twice" in result.output
+    assert result.output.count("\n") == 1   # one line
