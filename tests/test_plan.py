@@ -178,3 +178,17 @@ def test_ctrl_c_during_the_bound_stops_the_plan_at_once():
     # and the bound's CP-SAT is stopped, not left running: a thread inside CP-SAT when the process exits
     # aborts it (QA: "terminate called without an active exception", exit 134, after the plan was shown)
     assert not [t for t in threading.enumerate() if t.name == "worker"]
+
+
+def test_the_bound_of_fifty_offered_machines_keeps_its_time(monkeypatch):
+    """The pair cuts' tables of fifty offered machines (1 225 pairs) take seconds to build; past the bound's
+    time the pairs left get no cut (QA: a 3 s plan of a 5-player deal spent 7.5 s here, then planned nothing)."""
+    import solver.pair_cuts as pair_cuts
+
+    monkeypatch.setattr(pair_cuts, "_PAIR_TILES", {})   # (as on a first call: nothing built yet)
+    game = parse_game(random_sequence(FF, load_catalog(FF), "classic-A", 0, players=5), "p5.json")
+    ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
+    assert len(ids) == 50
+    start = time.monotonic()
+    plan_module._game_relaxation(game, ids, 0.5, cuts=True)
+    assert time.monotonic() - start < 3.0   # (it took 7-8 s, whatever its time)
