@@ -320,12 +320,15 @@ def _replay_table(result) -> Table:
 @click.argument("game_path", type=click.Path(dir_okay=False))
 @document_options(JSON_DOCUMENT)
 @output_option("--out", "out_path", help="Write the game with its result to this file.")
+@output_option("--svg", "svg_path", help="Write the final layout as SVG.")
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
-def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, show_final: bool) -> None:
+def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, svg_path: str | None,
+           show_final: bool) -> None:
     """Replay a game round by round and score it. Exit 0 legal, 1 illegal, 2 unreadable."""
     from models.game import load_game
     from models.replay import grouped_violations, replay_game
 
+    distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     game = load_game(game_path, catalog_path, boards_path)
     result = replay_game(game)
     document = game.to_dict(result.to_dict())
@@ -350,6 +353,8 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
             console.print("[red bold]illegal game[/]")
     if out_path:
         _write_document(out_path, document)
+    if svg_path:
+        _final_svg(svg_path, game_path, result, "" if result.legal else "illegal game")
     sys.exit(0 if result.legal else 1)
 
 
@@ -411,15 +416,17 @@ def _progress_printer(label: str):
 @workers_option()
 @seed_option()
 @output_option("--out", "out_path", help="Write the plan (a game document with result).")
+@output_option("--svg", "svg_path", help="Write the plan's final layout as SVG.")
 @document_options(JSON_DOCUMENT)
 @click.option("--show/--no-show", "show_final", default=True, help="Draw the final layout.")
-def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None,
+def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_path: str | None, svg_path: str | None,
          catalog_path, boards_path, as_json: bool, show_final: bool) -> None:
     """The best game for a known sequence of offered machines (a played game or an earlier plan: the search
     starts from it, and the plan never scores below it)."""
     from models.game import load_game
     from solver.plan import plan_game
 
+    distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     game = load_game(sequence_path, catalog_path, boards_path)
     played = game if any(r.has_taken for r in game.rounds) else None   # (a bare sequence has nothing to start from)
     with _progress_printer("plan") as progress:
@@ -432,6 +439,18 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
         _plan_summary(result, show_final)
     if out_path:   # after the result is shown: a write that fails loses no minutes of search from the screen
         _write_document(out_path, document)
+    if svg_path:
+        from solver.command import certainty
+
+        _final_svg(svg_path, sequence_path, result.replay, certainty(result.status, result.bound))
+
+
+def _final_svg(path: str, game_path: str, replayed, note: str = "") -> None:
+    """A game's final layout as SVG, titled with its final score (what `replay` and `plan` answer)."""
+    from models.render.svg import layout_svg
+
+    title = f"{Path(game_path).name}: final score {replayed.final_score}" + (f" ({note})" if note else "")
+    _write(path, layout_svg(replayed.final_layout, title=title))
 
 
 def _plan_summary(result, show_final: bool) -> None:

@@ -1,6 +1,7 @@
 """One error type for every unreadable input, so the CLI can print one line and exit 2."""
 from __future__ import annotations
 
+import json
 from typing import Any, Sequence
 
 
@@ -39,14 +40,24 @@ def require_keys(
     return obj
 
 
+def as_json(value: Any, most: int = 60) -> str:
+    """A value as the document spells it (null, true, "FF01"), cut to `most` characters: messages quote the
+    file, not Python (QA: "got None", "got True")."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
 def expect(
     source: str, key: str, value: Any, kind: type | tuple[type, ...], what: str, cell: Sequence[int] | None = None
 ) -> Any:
     """Check a value's JSON type (bools are not ints here)."""
     if isinstance(value, bool) and kind is not bool and (kind is int or (isinstance(kind, tuple) and bool not in kind)):
-        raise DocumentError(source, key, f"expected {what}, got {value!r}", cell)
+        raise DocumentError(source, key, f"expected {what}, got {as_json(value)}", cell)
     if not isinstance(value, kind):
-        raise DocumentError(source, key, f"expected {what}, got {value!r}", cell)
+        raise DocumentError(source, key, f"expected {what}, got {as_json(value)}", cell)
     return value
 
 
@@ -90,5 +101,5 @@ def expect_cell(source: str, key: str, value: Any) -> tuple[int, int]:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise DocumentError(source, key, f"expected a cell [a, b] of two integers, got {value!r}")
+        raise DocumentError(source, key, f"expected a cell [a, b] of two integers, got {as_json(value)}")
     return (value[0], value[1])

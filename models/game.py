@@ -87,7 +87,8 @@ def _parse_offered(source: str, key: str, raw: Any, context: Context, offered_in
     """
     offered = expect(source, f"{key}.offered", raw, list, "a list of machine ids")
     for j, machine_id in enumerate(offered):
-        if not isinstance(machine_id, str) or machine_id not in context.catalog:
+        expect(source, f"{key}.offered[{j}]", machine_id, str, "a machine id (a string)")
+        if machine_id not in context.catalog:
             raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {machine_id!r}")
         if machine_id in offered_in:
             first = offered_in[machine_id]

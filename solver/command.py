@@ -39,8 +39,10 @@ Listed = list[tuple[str, str]]
 
 
 def _ids_from_option(machines: str) -> Listed:
-    """--machines FF40,FF12: an empty item (two commas) is a typo, not a shorter list."""
-    parts = [m.strip() for m in machines.split(",")]
+    """--machines FF40,FF12: an empty item (two commas) is a typo, not a shorter list; a comma at the end is
+    let be, as in a machines file (QA: one was accepted there and refused here)."""
+    listed = machines.strip()
+    parts = [m.strip() for m in (listed[:-1] if listed.endswith(",") else listed).split(",")]
     if not all(parts):
         raise click.BadParameter(f"empty machine id in {machines!r}", param_hint="'--machines'")
     return [(f"item {i + 1}", m) for i, m in enumerate(parts)]
@@ -63,12 +65,25 @@ def _ids_from_file(path: str) -> Listed:
     return ids
 
 
+def _id_hint(machine_id: str, catalog) -> str:
+    """What the user probably meant by an unknown id: another case of a known one, or another ruleset's."""
+    same = [known for known in catalog.machines if known.lower() == machine_id.lower()]
+    if same:
+        return f" (did you mean {same[0]}?)"
+    prefixes = {known[:2] for known in catalog.machines}
+    if machine_id[:2].upper() == "FN" and "FN" not in prefixes:
+        return " (a Funner machine: give --ruleset factory-funner)"
+    if machine_id[:2].upper() == "FF" and "FF" not in prefixes:
+        return " (a Factory Fun machine: give --ruleset factory-fun)"
+    return ""
+
+
 def _checked_ids(listed: Listed, catalog, fail: Callable[[str, str], Exception]) -> list[str]:
     """Known ids, each once; `fail(where, message)` makes the error of the option or file they came from."""
     seen: set[str] = set()
     for where, machine_id in listed:
         if machine_id not in catalog:
-            raise fail(where, f"unknown machine id {machine_id!r}")
+            raise fail(where, f"unknown machine id {machine_id!r}{_id_hint(machine_id, catalog)}")
         if machine_id in seen:
             raise fail(where, f"machine {machine_id} is listed twice (a factory has one tile of each machine)")
         seen.add(machine_id)
@@ -227,6 +242,18 @@ class ProgressLines:
 
 
 
+def svg_title(board_id: str, result: StaticResult) -> str:
+    """What the picture answers: the board, the score (or cost) and how sure it is (QA: the title was only
+    "classic-A: FEASIBLE", where `show` titles the same layout with its score)."""
+    name = "cost" if result.objective_kind == "cost" else "score"
+    return f"{board_id}: {name} {result.objective} ({certainty(result.status, result.bound)})"
+
+
+def certainty(status: str, bound: float | None) -> str:
+    """How sure an answer is, for a title: OPTIMAL, or its status with the bound it stands against."""
+    return status if bound is None or status == "OPTIMAL" else f"{status}, bound {bound}"
+
+
 def _dim(line: str) -> None:
     _err.print(f"[dim]{line}[/]")
 
@@ -293,7 +320,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                         fixed, diagonal)
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
     _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on {board_id} ({objective}{', optional' if optional else ''}, "
-               f"{time_limit:g}s, {workers} worker{'s' if workers != 1 else ''})")
+               f"{time_limit:.10g}s, {workers} worker{'s' if workers != 1 else ''})")
     with ProgressLines(_dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                               optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
@@ -317,5 +344,5 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     if svg_path:
         from models.render.svg import layout_svg
 
-        write_text(svg_path, layout_svg(result.layout, title=f"{board_id}: {result.status}"))
+        write_text(svg_path, layout_svg(result.layout, title=svg_title(board_id, result)))
         _err.print(f"wrote {svg_path}")

@@ -119,7 +119,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     with Interrupt() as interrupt, ExitStack() as beside:
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
         bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)
-        say(f"bounding the final score (up to {max(0.0, bound_until - time.monotonic()):.0f} s), then planning")
+        bounding = max(0.0, bound_until - time.monotonic())
+        say(f"bounding the final score (up to {bounding:.{0 if bounding >= 10 else 1}f} s), then planning")
         computed, answer = in_worker_thread(lambda: _final_bound(game, ids, bound_until), lambda: interrupt.flag)
         bound, settled = answer if computed else (None, False)   # (Ctrl-C: no bound, and no search)
         if computed:

@@ -125,8 +125,9 @@ LATER_STALL_SHARE = 1 / 3
 #: (classic-A: 1.2-3.9 s for the 6-machine benchmark sets, 1.2-2.6 s for the 8-machine ones but 14 s for
 #: n8/s0, whose rigid cluster needs the tree cuts' bigger tables, 1.1-7.5 s for the 10-machine ones)
 TRIANGLE_SECONDS, TRIANGLE_SHARE = 20.0, 0.1
-#: the relaxation without them (it was always given this long)
-BOUND_SECONDS = 5.0
+#: the relaxation without them (it was always given this long), but at most this share of a short solve's
+#: time (QA: a 3 s solve of six machines spent 2 s in its first bound before any layout, and ended at 4.5 s)
+BOUND_SECONDS, BOUND_SHARE = 5.0, 0.3
 #: sets of up to this many machines get the triangle cuts before the first walks (at most 2.3 s on the
 #: benchmark's 6-machine sets), so a walk reaching the bound stops there; larger sets get them after
 TRIANGLES_FIRST = 6
@@ -270,7 +271,8 @@ def solve_static(
     # small sets get the triangle cuts at once: a bound that meets the first walks' best ends them
     early = len(ids) <= TRIANGLES_FIRST
     topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                                         time_limit=BOUND_SECONDS + (_triangle_seconds(time_limit) if early else 0.0),
+                                         time_limit=min(BOUND_SECONDS, BOUND_SHARE * time_limit)
+                                         + (_triangle_seconds(time_limit) if early else 0.0),
                                          pair_cuts=not diagonal, triangles=early)
     if topo.infeasible:
         return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")

@@ -242,3 +242,14 @@ def test_score_names_the_board_side_of_a_turned_machines_chained_input():
     assert "chain: FF08 W (orange 2)" in run("score", ROUND2).stdout   # unturned: the printed side only
     merge = str(EXAMPLES_DIR / "legal-merge-1-and-1-to-2.json")     # FF29 turned: its W input faces N
     assert "chain: FF29 W on side N (green 2)" in run("score", merge).stdout
+
+
+def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
+    """A game's answer is a picture too (QA: only the terminal drew it; `show` refuses a game document)."""
+    game = str(EXAMPLES_DIR / "rulebook-game.json")
+    replayed, planned = tmp_path / "r.svg", tmp_path / "p.svg"
+    result = CliRunner().invoke(main, ["replay", game, "--svg", str(replayed), "--no-show"])
+    assert result.exit_code == 0 and "rulebook-game.json: final score 23" in replayed.read_text()
+    result = CliRunner().invoke(main, ["plan", game, "--svg", str(planned), "--no-show", "--time-limit", "20",
+                                       "--workers", "1"])
+    assert result.exit_code == 0 and "rulebook-game.json: final score 24 (OPTIMAL)" in planned.read_text()

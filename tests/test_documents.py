@@ -219,3 +219,27 @@ def test_round_trip(name):
         if "sides" in t:
             t["sides"] = sorted(t["sides"], key="NESW".index)
     assert doc == original
+
+
+def test_type_errors_quote_the_value_as_the_file_spells_it():
+    """null, true and numbers as JSON has them, not Python's None / True (QA), and a number where a machine
+    id belongs is a type error, not an unknown id."""
+    from models.errors import DocumentError, expect
+
+    for value, shown in ((None, "got null"), (True, "got true"), ([1, "a"], 'got [1, "a"]')):
+        with pytest.raises(DocumentError, match=shown.replace("[", r"\[")):
+            expect("g.json", "start_money", value, int, "an integer")
+
+
+def test_a_number_offered_is_a_type_error_naming_the_key():
+    from models.catalog import load_catalog
+    from models.errors import DocumentError
+    from models.game import parse_game
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    rules = get_ruleset("factory-fun")
+    document = random_sequence(rules, load_catalog(rules), "classic-A", 1, players=1)
+    document["rounds"][0]["offered"] = [30]
+    with pytest.raises(DocumentError, match=r"rounds\[0\]\.offered\[0\]: expected a machine id \(a string\), got 30"):
+        parse_game(document, "g.json")

@@ -264,3 +264,25 @@ def test_a_write_that_fails_after_the_solve_is_one_line_and_the_result_is_still_
     assert result.exit_code == 2 and "Traceback" not in result.output, result.output
     assert "OPTIMAL" in result.stdout
     assert result.stderr.strip().splitlines()[-1] == "error: /dev/full: cannot write: No space left on device"
+
+
+def test_the_svg_of_a_solve_is_titled_with_its_score_and_status():
+    """The picture people look at says what it is worth (QA: "classic-A: FEASIBLE", no score)."""
+    from types import SimpleNamespace
+
+    from solver.command import svg_title
+
+    assert svg_title("classic-A", SimpleNamespace(objective_kind="profit", objective=62, status="FEASIBLE",
+                                                  bound=69)) == "classic-A: score 62 (FEASIBLE, bound 69)"
+    assert svg_title("classic-A", SimpleNamespace(objective_kind="cost", objective=5, status="OPTIMAL",
+                                                  bound=5)) == "classic-A: cost 5 (OPTIMAL)"
+
+
+def test_unknown_ids_say_what_was_probably_meant():
+    one_line(invoke("--board", "classic-A", "--machines", "ff39,FF08"), "'--machines'", "did you mean FF39?")
+    one_line(invoke("--board", "classic-A", "--machines", "FN05"), "'--machines'", "--ruleset factory-funner")
+
+
+def test_a_comma_at_the_end_of_machines_is_let_be_as_in_a_file():
+    result = invoke("--board", "classic-A", "--machines", "FF39,FF08,", "--time-limit", "2", "--workers", "1")
+    assert result.exit_code == 0 and "solving 2 machines" in result.output
