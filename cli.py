@@ -29,7 +29,7 @@ from rich.table import Table
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
                               output_option, repeated_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
-from models.terminal import Terminal, leave_quietly, silence_stdout
+from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, silence_stdout
 
 console = Terminal()
 err_console = Terminal(stderr=True)
@@ -305,10 +305,12 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
 
 
 # -- games -------------------------------------------------------------------
-def _replay_table(result) -> Table:
-    table = Table(title="replay")
+def _replay_table(result, width: int | None = None) -> Table:
+    """The rounds of a replayed game, for a terminal `width` columns wide (the console's unless told)."""
+    table = Table(title="replay", padding=cell_padding(console.width if width is None else width))
     for column in ("round", "offered", "taken", "built", "income", "new tiles", "moves", "cost", "penalty", "money"):
-        table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left")
+        table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left",
+                         min_width=ID_WIDTH if column in ("offered", "taken") else None)
     for r in result.rounds:
         table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "undone" if r.undone else "no",
                       f"+{r.income}" if r.income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
@@ -504,7 +506,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     if as_json:
         _print_json(analysis.to_dict())
     else:
-        console.print(analysis_table(analysis))
+        console.print(analysis_table(analysis, console.width))
         console.print(analysis_summary(analysis))
     if not plan_path and result.interrupted:   # (as solve and plan say it)
         err_console.print("(interrupted: the plan compared against is the best found so far)")

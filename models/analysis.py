@@ -24,6 +24,7 @@ from .errors import DocumentError
 from .game import Game
 from .layout import OPTION_DEFAULTS, Layout
 from .replay import ReplayResult, RoundReport, grouped_violations, replay_game
+from .terminal import ID_WIDTH, NARROW_WIDTH, cell_padding
 
 #: How many losing rounds "where it fell short" names at most.
 SHORTFALL_ROUNDS = 3
@@ -339,17 +340,18 @@ def _money_parts(r: RoundReport) -> str:
     return " ".join(f"{signed(value)}{short[kind]}" for kind, value in money_moves(r)) or "0"
 
 
-def analysis_table(analysis: Analysis) -> Table:
+def analysis_table(analysis: Analysis, width: int = NARROW_WIDTH) -> Table:
     """Per-round table: offers, both choices, money movement, both money totals and
     the difference, coloured so the losing rounds jump out; a notes column only when a round has a note
     (an empty one took the width 80 columns needed for the headings: QA)."""
     notes = [_round_notes(r) for r in analysis.rounds]
     noted = any(notes)
-    table = Table(title=f"played game vs {analysis.plan_label}", title_style="bold", header_style="bold")
+    table = Table(title=f"played game vs {analysis.plan_label}", title_style="bold", header_style="bold",
+                  padding=cell_padding(width))
     table.add_column("rnd", justify="right")
-    table.add_column("offered")
-    table.add_column("you took")
-    table.add_column("plan took")
+    table.add_column("offered", min_width=ID_WIDTH)
+    table.add_column("you took", min_width=ID_WIDTH)
+    table.add_column("plan took", min_width=ID_WIDTH)
     table.add_column("you +/-", justify="right")
     table.add_column("plan +/-", justify="right")
     table.add_column("you $", justify="right")

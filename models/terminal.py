@@ -47,3 +47,14 @@ class Terminal(Console):
     def on_broken_pipe(self) -> None:
         self.quiet = True
         leave_quietly()
+
+
+#: a machine id's columns in a table ("FF02", Funner's "FN45"): never cut to "FF…" (QA, 60 columns); below
+#: NARROW_WIDTH columns tables drop their cells' padding, so 80 columns show every heading whole
+ID_WIDTH, NARROW_WIDTH = 4, 100
+
+
+def cell_padding(width: int) -> tuple[int, int]:
+    """A space each side of a cell where the terminal has room for it; none where the columns need it."""
+    return (0, 1) if width >= NARROW_WIDTH else (0, 0)
+

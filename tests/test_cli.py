@@ -253,3 +253,26 @@ def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
     result = CliRunner().invoke(main, ["plan", game, "--svg", str(planned), "--no-show", "--time-limit", "20",
                                        "--workers", "1"])
     assert result.exit_code == 0 and "rulebook-game.json: final score 24 (OPTIMAL)" in planned.read_text()
+
+
+@pytest.mark.parametrize("width", [60, 80])
+def test_narrow_terminals_show_machine_ids_whole(width):
+    """At 60 columns the replay and analysis tables cut every id to "FF…" and at 80 the headings
+    ("offe…", "pena…"): ids keep their width, and under 100 columns cells drop their padding (QA)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from cli import _replay_table
+    from models.analysis import analysis_table, compare_games
+    from models.game import load_game
+    from models.replay import replay_game
+
+    game = load_game(EXAMPLES_DIR / "rulebook-game.json")
+    screen = Console(file=StringIO(), width=width, color_system=None)
+    screen.print(_replay_table(replay_game(game), width))
+    screen.print(analysis_table(compare_games(game, game, 23, "OPTIMAL"), width))
+    text = screen.file.getvalue()
+    assert "FF…" not in text and text.count("FF39") >= 4
+    if width >= 80:
+        assert all(heading in text for heading in ("offered", "penalty", "income", "money"))
