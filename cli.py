@@ -125,9 +125,9 @@ def _ruleset(ruleset_id: str):
 
 
 def _draw(layout, highlight=()) -> None:
-    from models.render.text import draw_layout
+    from models.render.text import print_layout
 
-    console.print(draw_layout(layout, highlight_cells=highlight))
+    print_layout(console, layout, highlight)
 
 
 def _write(path: str, text: str) -> None:

@@ -259,11 +259,9 @@ def _dim(line: str) -> None:
 
 
 def _draw(layout: Layout) -> None:
-    try:
-        from models.render.text import draw_layout
-    except ImportError:  # the renderer is optional
-        return
-    _out.print(draw_layout(layout))
+    from models.render.text import print_layout
+
+    print_layout(_out, layout)
 
 
 def _summary(result: StaticResult) -> Table:

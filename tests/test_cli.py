@@ -276,3 +276,9 @@ def test_narrow_terminals_show_machine_ids_whole(width):
     assert "FF…" not in text and text.count("FF39") >= 4
     if width >= 80:
         assert all(heading in text for heading in ("offered", "penalty", "income", "money"))
+
+
+def test_a_drawing_without_colours_says_so():
+    """In a file or under NO_COLOR every network looks alike: the output says the colours are missing (QA)."""
+    result = CliRunner().invoke(main, ["show", str(EXAMPLES_DIR / "legal-crossing.json")])
+    assert result.exit_code == 0 and "no colours in this output" in result.output

@@ -396,3 +396,13 @@ def draw_layout(layout: Layout, highlight_cells=()) -> Text:
     """A layout with machines, ports, pipes in their network colours and tanks;
     `highlight_cells` (e.g. the cells of rule violations) get a red background."""
     return draw_scene(layout_scene(layout, highlight_cells))
+
+
+def print_layout(console, layout: Layout, highlight_cells=()) -> None:
+    """Draw `layout` on a rich `console`; where it shows no colours (a file, a pipe, NO_COLOR) say so, since
+    the drawing tells networks and ports apart by colour (QA: a red container feeding a green input read as
+    legal in a file)."""
+    console.print(draw_layout(layout, highlight_cells=highlight_cells))
+    if console.no_color or console.color_system is None:
+        console.print("(no colours in this output: networks and ports differ only by colour; --svg draws them)")
+
