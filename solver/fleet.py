@@ -105,10 +105,25 @@ class Fleet(Generic[Result]):
             try:
                 messages.append(self._messages.get(timeout=0.2))
             except queue.Empty:
-                continue
+                if not any(child.is_alive() for child in self._children):
+                    # what an ended child sent is in the pipe by now; one that died sends nothing (`timeout` and
+                    # `kill 0` stop the children with the solve, which then waited GRACE for them: SIGTERM 6 s into
+                    # an 8-machine solve answered 10 s late)
+                    messages.extend(self._drained(len(self._children) - len(messages)))
+                    break
         # a failed child is an internal error even when others succeeded: errors first (the first one raises)
         outcomes = [outcome_of(message) for message in sorted(messages, key=lambda message: message[0] != "error")]
         return [outcome for outcome in outcomes if outcome is not None]
+
+    def _drained(self, most: int) -> list[tuple[str, object]]:
+        """Up to `most` messages still in the queue (its children have ended)."""
+        found: list[tuple[str, object]] = []
+        while len(found) < most:
+            try:
+                found.append(self._messages.get(timeout=0.2))
+            except queue.Empty:
+                break
+        return found
 
     def _child(self, seed: int) -> None:
         """A worker process: run the task, send its result (never raises)."""

@@ -122,3 +122,33 @@ def test_walks_give_up_when_none_has_a_sketch(monkeypatch):
     start = sketch_and_improve(CLOSE.ruleset, CLOSE.board, CLOSE.catalog, ["FF09"], Schedule(10.0, 0.3, 0.0),
                                workers=2, seed=11)
     assert start.layout is None and time.monotonic() - began < 3
+
+
+def ignore_the_halt(seed: int, fleet: Fleet[str]) -> str:
+    time.sleep(30)   # (a walk deep in a move; it is killed before it ends)
+    return "late"
+
+
+def test_a_child_killed_by_a_signal_is_not_waited_for():
+    """`timeout` and `kill 0` send SIGTERM to the children too; one that died sends nothing, and the solve
+    waited GRACE (10 s) for it (QA: SIGTERM 6 s into an 8-machine solve answered at 16 s)."""
+    import os
+    import signal
+
+    with Fleet(ignore_the_halt, workers=2, seed=0) as fleet:
+        time.sleep(0.5)
+        for child in fleet._children:
+            os.kill(child.pid, signal.SIGKILL)
+        start = time.monotonic()
+        assert fleet.results(time.monotonic()) == []
+        assert time.monotonic() - start < 3
+
+
+def quick(seed: int, fleet: Fleet[str]) -> str:
+    return "sent"
+
+
+def test_what_an_ended_child_sent_still_counts():
+    with Fleet(quick, workers=3, seed=0) as fleet:
+        time.sleep(1.0)   # both children have sent and ended
+        assert fleet.results(time.monotonic()) == ["sent", "sent"]
