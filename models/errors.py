@@ -66,7 +66,7 @@ def expect_plain_id(source: str, key: str, value: Any) -> str:
     non-empty string without spaces or commas (QA: "" and "FF,01" were accepted and could never be named)."""
     text = expect(source, key, value, str, "a string id")
     if not text or any(ch.isspace() or ch == "," for ch in text):
-        raise DocumentError(source, key, f"an id is a non-empty string without spaces or commas, got {text!r}")
+        raise DocumentError(source, key, f"an id is a non-empty string without spaces or commas, got {as_json(text)}")
     return text
 
 

@@ -43,7 +43,7 @@ def _board(doc: dict, **changes: Any) -> None:
     (lambda d: _board(d, blocked=[[0, 99]]), "boards[1].blocked[0]: cell coordinates must be from 0 to 39"),
     # QA: these loaded; `sequence random` then crashed looking for a first board, or no --board could name it
     (lambda d: d.update(boards=[]), "boards: lists no boards"),
-    (lambda d: _board(d, id=""), "boards[1].id: an id is a non-empty string without spaces or commas, got ''"),
+    (lambda d: _board(d, id=""), "boards[1].id: an id is a non-empty string without spaces or commas, got \"\""),
 ])
 def test_bad_boards(tmp_path, change, needle):
     path = mutated(tmp_path, BOARDS_DIR / "factory-fun.json", change)
@@ -66,12 +66,12 @@ def test_bad_boards(tmp_path, change, needle):
      "machines[0].ports[0].colors: black is an end product, never one of a port's colours"),
     (lambda d: d.update(machines=[]), "machines: lists no machines"),
     # QA: these loaded ("no" read as true, a blank id listed and solved, an id --machines can never name)
-    (lambda d: d["machines"][0].update(name_certain="no"), "machines[0].name_certain: expected true or false, got 'no'"),
+    (lambda d: d["machines"][0].update(name_certain="no"), "machines[0].name_certain: expected true or false, got \"no\""),
     (lambda d: d["machines"][0].update(name=5), "machines[0].name: expected a string name or null, got 5"),
     (lambda d: d["machines"][0].update(id=""), "machines[0].id: an id is a non-empty string without spaces or commas"),
     (lambda d: d["machines"][0].update(id="FF,01"), "machines[0].id: an id is a non-empty string without spaces or "
-                                                    "commas, got 'FF,01'"),
-    (lambda d: d["machines"][0].update(id="FF 01"), "got 'FF 01'"),
+                                                    "commas, got \"FF,01\""),
+    (lambda d: d["machines"][0].update(id="FF 01"), "got \"FF 01\""),
 ])
 def test_bad_catalogues(tmp_path, change, needle):
     path = mutated(tmp_path, MACHINES_DIR / "factory-fun.json", change)
