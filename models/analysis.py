@@ -387,6 +387,14 @@ def _round_notes(r: RoundComparison) -> Text:
     return notes
 
 
+def level_note(analysis: Analysis) -> str:
+    """What the summary and the report say when nothing fell short (the game ended level or ahead): whether
+    some rounds still lost money, made up by later rounds or the chain bonus."""
+    if any(r.change < 0 for r in analysis.rounds):
+        return "level with or ahead of the plan at the end, though some rounds lost money to it"
+    return "no round lost money against the plan"
+
+
 def share_text(analysis: Analysis) -> str:
     return "n/a" if analysis.share is None else f"{analysis.share:.1f}%"
 
@@ -429,11 +437,8 @@ def analysis_summary(analysis: Analysis) -> Group:
             line.append(f"-{s.amount}".rjust(width), style="bold red")
             line.append(f"  {s.text}")
             lines.append(line)
-    elif any(r.change < 0 for r in analysis.rounds):   # (made up by later rounds or the chain bonus)
-        lines.append(Text("level with or ahead of the plan at the end, though some rounds lost money to it",
-                          style="green"))
-    elif analysis.score_gap >= 0:
-        lines.append(Text("no round lost money against the plan", style="green"))
+    else:
+        lines.append(Text(level_note(analysis), style="green"))
     for rounds, violation in grouped_violations(analysis.played_violations):
         at = f" at {violation.cells_text}" if violation.cells else ""
         lines.append(Text(f"round {rounds}: {violation.rule}: {violation.message}{at}", style="bold red"))

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .analysis import Analysis, GameRound, RoundComparison, bound_text, money_moves, share_text, signed
+from .analysis import (Analysis, GameRound, RoundComparison, bound_text, level_note, money_moves, share_text,
+                       signed)
 from .render import layout_svg
 from .render.svg import legend_svg
 from .replay import grouped_violations
@@ -150,9 +151,8 @@ def _header(a: Analysis) -> str:
 def _shortfalls(a: Analysis) -> str:
     items = a.shortfalls()
     if not items:
-        said = ("Level with or ahead of the plan at the end, though some rounds lost money to it."
-                if any(r.change < 0 for r in a.rounds) else "No round lost money against the plan.")
-        return f'<h2>Where it fell short</h2><p class="gain">{said}</p>'
+        said = level_note(a)
+        return f'<h2>Where it fell short</h2><p class="gain">{said[0].upper()}{said[1:]}.</p>'
     lis = "".join(f'<li><span class="loss">&minus;{s.amount}</span> &nbsp;{escape(s.text)}</li>' for s in items)
     return f'<h2>Where it fell short</h2><ul class="short">{lis}</ul>'
 

@@ -258,12 +258,6 @@ def _dim(line: str) -> None:
     _err.print(f"[dim]{line}[/]")
 
 
-def _draw(layout: Layout) -> None:
-    from models.render.text import print_layout
-
-    print_layout(_out, layout)
-
-
 def _summary(result: StaticResult) -> Table:
     table = Table(show_header=False, box=None)
     table.add_row("status", result.status + (" (interrupted)" if result.interrupted else ""))
@@ -329,7 +323,9 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     else:
         _out.print(_summary(result))
         if result.layout is not None:
-            _draw(result.layout)
+            from models.render.text import print_layout
+
+            print_layout(_out, result.layout)
     # files after the result is shown: a write that fails (a full disk) loses no minutes of search from the screen
     if result.layout is None:   # a document without a layout is no layout document: nothing to read back
         for path in (out_path, svg_path):

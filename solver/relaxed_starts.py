@@ -29,7 +29,7 @@ from .extract import checked_layout, layout_from_values
 from .model import add_objective_bound, build_static_model, fix_to_layout
 from .placements import machine_placements
 from .search import complete_assignment, run, set_hint, value_reader
-from .sketch import best_sketch, ranking
+from .sketch import best_sketch, ranked, ranking
 from .triangle_cuts import CAPS, FREE_CAPS, Pose, Tree, compose, least_embeddings
 
 #: embeddings of the least tiles tried (they tie on tiles and differ in what the board and routing make of them)
@@ -59,18 +59,13 @@ def relaxed_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[
     deadline = began + seconds
     worth = ranking(objective)
     laid = _laid_groups(ruleset, board, catalog, topologies, began + EMBED_SHARE * seconds, objective)
-    ranked = _sketched(ruleset, board, catalog, ids, laid, began + SKETCH_SHARE * seconds, seed,
-                       None if bound is None else worth_of_bound(bound, objective), worth)
+    sketched = _sketched(ruleset, board, catalog, ids, laid, began + SKETCH_SHARE * seconds, seed,
+                         None if bound is None else ranked(bound, objective), worth)
     routed = []
-    for k, layout in enumerate(ranked):
-        share = (deadline - time.monotonic()) / (len(ranked) - k)
+    for k, layout in enumerate(sketched):
+        share = (deadline - time.monotonic()) / (len(sketched) - k)
         routed.append(routed_exactly(ruleset, board, catalog, ids, layout, share, bound, objective) or layout)
     return sorted(routed, key=lambda layout: -worth(layout))
-
-
-def worth_of_bound(bound: int, objective: str) -> int:
-    """A bound on the objective as a bound on `ranking(objective)`."""
-    return -bound if objective == "cost" else bound
 
 
 def _laid_groups(ruleset: Ruleset, board: Board, catalog: Catalog, topologies: list[tuple[int, list[Tree]]],

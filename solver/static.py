@@ -33,7 +33,7 @@ from .construct import greedy_layout
 from .fixed_part import fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
-from .sketch import ranking
+from .sketch import ranked, ranking
 from .model import OBJECTIVES, StaticModel, add_objective_bound, build_static_model, fix_to_layout
 from .prove import prove_bound
 from .relaxed_starts import relaxed_layouts
@@ -335,9 +335,8 @@ def solve_static(
 
         if start_layout is None and use_construction:
             def sketched(score: int, at: float) -> None:
-                # (the walks rank by `ranking(objective)`: a cost solve's score is minus the cost)
-                if progress is not None:
-                    progress(float(score if objective == "profit" else -score), float(topo.value or 0), at - start)
+                if progress is not None:   # (the walks report `ranking(objective)` values)
+                    progress(float(ranked(score, objective)), float(topo.value or 0), at - start)
 
             sketch_seconds = _sketch_seconds(len(ids), time_limit)
             if rounds_first:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more

@@ -40,6 +40,6 @@ kept exactly: its pipes are never extended (new pipes may cross them) and its
 square tanks may take more connections; its machines' loose ports (e.g. fixed
 machines without tiles) are connected first.
 """
-from .search import Attempt, best_sketch, ranking, sketch_attempts, sketch_layout, static_score
+from .search import Attempt, best_sketch, ranked, ranking, sketch_attempts, sketch_layout, static_score
 
-__all__ = ["Attempt", "best_sketch", "ranking", "sketch_attempts", "sketch_layout", "static_score"]
+__all__ = ["Attempt", "best_sketch", "ranked", "ranking", "sketch_attempts", "sketch_layout", "static_score"]

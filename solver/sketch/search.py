@@ -202,6 +202,12 @@ def ranking(objective: str) -> Callable[[Layout], int]:
     return lambda layout: -check_layout(layout).score.cost
 
 
+def ranked(value: int, objective: str) -> int:
+    """An objective's value as `ranking(objective)` ranks it, and back (minus the cost for a cost solve: the
+    map is its own inverse), for bounds and scores that cross between the two."""
+    return -value if objective == "cost" else value
+
+
 def static_score(layout: Layout) -> int:
     """A layout's static score: how sketches and walks rank layouts unless told otherwise."""
     return check_layout(layout).score.total
