@@ -146,6 +146,11 @@ LAID = (0.1, 20.0)
 #: ... at most this many seconds on 3-4 machines, where what it finds comes in under a second and a
 #: bound one point above the optimum made it search its whole 20 s (classic-A n4/s0: proved at 27 s, not 10)
 LAID_SMALL = (4, 3.0)
+#: ... where each of the two (the fed patterns, then their layouts) may take this share of the time limit:
+#: both end as soon as they are done, and a short share cut them off on a busy machine. The cheapest build of
+#: classic-A FF40,FF12,FF07 (10) is laid only from the second pattern, which came at 0.8 s of the 1.5 s a 15 s
+#: solve gave the patterns, idle; CI once ended FEASIBLE 11-12 there
+SMALL_SHARE = 0.25
 #: fed patterns whose relaxation is laid on the board (the bound's, then the next best ones)
 TOPOLOGIES = 3
 #: sets of this many machines get the relaxation with whole groups' cuts in a forked process beside the
@@ -636,15 +641,18 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
     of 67 (the walks end at 65-66); FF08,FF12,FF34,FF40,FF42,FF50: 89 -> 88 and 87 (83-85)."""
     if not JOINED_MACHINES[0] <= len(ids) <= JOINED_MACHINES[1]:
         return
+    small = len(ids) <= LAID_SMALL[0]
+    share = SMALL_SHARE if small else JOINED[0]
     topologies = interrupt.abortable(
-        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], JOINED[0] * time_limit),
+        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], share * time_limit),
                                    objective=objective), [])
     if bound_holds and topologies and topologies[0].value is not None:   # (every machine placed: not --optional)
         _bound_into(track, built, topologies[0].value)
     if not topologies or track.at_bound():
         return
     before = track.value() if track.best is not None else None
-    laid_seconds = min(LAID[1], LAID[0] * time_limit, LAID_SMALL[1] if len(ids) <= LAID_SMALL[0] else math.inf)
+    laid_seconds = (min(LAID_SMALL[1], SMALL_SHARE * time_limit) if small
+                    else min(LAID[1], LAID[0] * time_limit))
     patterns = [(t.value, t.trees) for t in topologies]
     laid = interrupt.abortable(lambda: relaxed_layouts(ruleset, board, catalog, ids, patterns, laid_seconds, seed,
                                                        bound=None if track.bound is None else int(track.bound),
