@@ -54,11 +54,19 @@ def document_options(json_help: str):
     return lambda command: CATALOG_OPTION(BOARDS_OPTION(json_option(json_help)(command)))
 
 
+class OneLineUsageError(click.UsageError):
+    """A usage error shown as one line, "error: ...", like every other error the commands report (click's
+    own would print Usage and Try lines, then "Error: ...": QA saw both spellings side by side)."""
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"error: {self.format_message()}", file=file, err=True)
+
+
 def _one_line(exc: click.UsageError) -> click.UsageError:
-    """The same usage error without its context, so click prints only "Error: ..." (no Usage/Try lines)."""
+    """The same usage error without its context: one line, "error: ..." (OneLineUsageError)."""
     if isinstance(exc, click.exceptions.NoArgsIsHelpError):
         return exc  # `factoryfun` alone prints the help, as it should
-    plain = click.UsageError(exc.format_message())
+    plain = OneLineUsageError(exc.format_message())
     plain.exit_code = exc.exit_code
     return plain
 
@@ -75,7 +83,7 @@ class FactoryfunGroup(click.Group):
         repeated = repeated_option(self, args)
         if repeated is not None:
             listing = " (it takes a list: FF39,FF08)" if repeated == "--machines" else ""
-            raise click.UsageError(f"option {repeated} given twice: give each option once{listing}")
+            raise OneLineUsageError(f"option {repeated} given twice: give each option once{listing}")
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:

@@ -18,11 +18,11 @@ SOLVE = ["solve", "--board", "classic-A", "--machines", "FF39"]
 
 
 def one_line_usage_error(args: list[str], *needles: str) -> str:
-    """Exit 2 and exactly one line, "Error: ...", with no Usage/Try lines."""
+    """Exit 2 and exactly one line, "error: ...", as every other error is spelled, with no Usage/Try lines."""
     result = CliRunner().invoke(main, args)
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1, result.output
-    assert lines[0].startswith("Error: ") and all(n in lines[0] for n in needles), lines[0]
+    assert lines[0].startswith("error: ") and all(n in lines[0] for n in needles), lines[0]
     return lines[0]
 
 
