@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -103,7 +104,27 @@ def test_board_svg_shows_blocked_cells_and_pillars() -> None:
     assert classes.count("pillar") == len(board.pillars) == 1
     assert classes.count("cell") == len(board.cells)
     legend = _texts(_groups(root, "legend")[0])
-    assert all(entry.label in legend for entry in LEGEND)
+    shown = [entry.key for entry in LEGEND if entry.label in legend]
+    assert shown == ["pillar", "blocked"]   # (QA: it explained machines, pipes and reservoirs not there)
+
+
+def test_an_empty_boards_legend_explains_only_what_the_board_has() -> None:
+    board = load_boards(get_ruleset("factory-fun"))["classic-A"]
+    plain = draw_board(board, get_ruleset("factory-fun").all_colors).plain
+    legend = plain[plain.index("Legend"):]
+    assert "pillar" in legend and "blocked cell" in legend and "colours:" in legend
+    assert not any(entry.label in legend for entry in LEGEND if entry.key not in ("pillar", "blocked"))
+    bare = replace(board, blocked=frozenset(), pillars=frozenset())
+    assert not any(entry.label in draw_board(bare, ()).plain for entry in LEGEND)
+
+
+def test_a_layouts_legend_explains_everything_in_every_picture(rulebook: Layout) -> None:
+    """One legend serves all of a report's pictures, so a layout's lists every entry, in both drawings."""
+    legend = _texts(_groups(ET.fromstring(layout_svg(rulebook)), "legend")[0])
+    plain = draw_layout(rulebook).plain
+    for entry in LEGEND:
+        assert entry.label in legend
+        assert entry.label in plain or entry.key == "machine"   # (the terminal's machine entry says less)
 
 
 def test_text_drawing_has_a_block_per_row_and_the_machine_ids(rulebook: Layout) -> None:

@@ -13,6 +13,7 @@ from ..board import Board
 from ..geometry import Cell
 from ..layout import TANK_KINDS, Layout
 from ..networks import Network, connect
+from .palette import LEGEND, LegendEntry
 
 End = tuple[Cell, str]
 
@@ -95,6 +96,16 @@ def network_color(net: Network | None, order: tuple[str, ...]) -> str:
     if not net.colors:
         return "mixed"
     return next((c for c in order if c in net.colors), sorted(net.colors)[0])
+
+
+def legend_entries(scene: Scene) -> tuple[LegendEntry, ...]:
+    """What the legend explains: every entry for a layout (one legend serves all of a report's pictures, so it
+    never changes), but on an empty board only what the board has, its pillars and blocked cells (QA: `boards
+    ID` explained machines, pipes and reservoirs that were not there)."""
+    if scene.machines or scene.pipes or scene.tanks:
+        return LEGEND
+    present = {"pillar": bool(scene.board.pillars), "blocked": bool(scene.board.blocked)}
+    return tuple(entry for entry in LEGEND if present.get(entry.key, False))
 
 
 def board_scene(board: Board, colors: tuple[str, ...] = ()) -> Scene:

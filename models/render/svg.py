@@ -14,8 +14,8 @@ from xml.sax.saxutils import escape, quoteattr
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, LEGEND, SVG_COLORS, ink_for, legend_colours
-from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, SVG_COLORS, ink_for, legend_colours
+from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
 
 Point = tuple[float, float]
 
@@ -373,7 +373,7 @@ class _LegendPlot(_Plot):
 
 
 def _legend(scene: Scene, x: float, y: float) -> str:
-    """palette.LEGEND, each entry with the same drawing the board uses."""
+    """The scene's legend entries (`legend_entries`), each with the same drawing the board uses."""
     r = 10
     tint = legend_colours(scene.colors)
     samples = {
@@ -393,11 +393,12 @@ def _legend(scene: Scene, x: float, y: float) -> str:
     }
     parts = [_text(x, y, "Legend", 14, weight="bold", anchor="start")]
     words = HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}
-    for i, entry in enumerate(LEGEND):
+    entries = legend_entries(scene)
+    for i, entry in enumerate(entries):
         row_y = y + 30 + 28 * i
         parts.append(samples[entry.key](x + 22, row_y))
         parts.append(_text(x + 62, row_y, words.get(entry.key, entry.label), 11, anchor="start"))
-    row_y = y + 30 + 28 * len(LEGEND)
+    row_y = y + 30 + 28 * len(entries)
     for i, color in enumerate(scene.colors):
         sx = x + 8 + 64 * i
         parts.append(_el("rect", x=sx, y=row_y - 10, width=58, height=20, rx=4, fill=_color(color), stroke="#333"))
@@ -405,8 +406,8 @@ def _legend(scene: Scene, x: float, y: float) -> str:
     return _el("g", "".join(parts), class_="legend")
 
 
-def legend_height() -> int:
-    return 30 + 28 * (len(LEGEND) + 1) + 10
+def legend_height(scene: Scene) -> int:
+    return 30 + 28 * (len(legend_entries(scene)) + 1) + 10
 
 
 # -- whole pictures -------------------------------------------------------------------
@@ -421,7 +422,7 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
     plot = _plot(scene.board)
     board_w, board_h = plot.size()
     width = board_w + 24 + (LEGEND_WIDTH if legend else 0)
-    height = max(board_h, TOP + legend_height() if legend else 0) + 24
+    height = max(board_h, TOP + legend_height(scene) if legend else 0) + 24
     machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}
     at = scene.machine_at()
     for port in scene.ports:
@@ -448,7 +449,7 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
 def legend_svg(layout: Layout) -> str:
     """The legend alone (with the layout's colours), for pages that show many pictures."""
     scene = layout_scene(layout, ())
-    return _document([_defs(), _legend(scene, 12, 16)], LEGEND_WIDTH, legend_height() + 24)
+    return _document([_defs(), _legend(scene, 12, 16)], LEGEND_WIDTH, legend_height(scene) + 24)
 
 
 def board_svg(board: Board, colors: tuple[str, ...]) -> str:

@@ -17,8 +17,8 @@ from rich.text import Text
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HEX_TANK_LABELS, HIGHLIGHT_MARK, HIGHLIGHT_TERM, LEGEND, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
-from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_MARK, HIGHLIGHT_TERM, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
+from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
 
 Point = tuple[int, int]
 Mark = tuple[int, int, str]
@@ -322,7 +322,7 @@ def _draw_highlights(canvas: _Canvas, scene: Scene) -> None:
 
 
 def _legend(scene: Scene) -> Text:
-    """The shared legend (palette.LEGEND) with a terminal sample for each entry."""
+    """The scene's legend entries (`legend_entries`) with a terminal sample for each."""
     sq = scene.board.geometry.name == "square"
     tint = legend_colours(scene.colors)
     first = scene.machines[0] if scene.machines else None   # (the game's own ids: FF39 meant nothing to others)
@@ -346,7 +346,7 @@ def _legend(scene: Scene) -> Text:
     shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)",
              **({} if sq else HEX_TANK_LABELS)}
     column = max(11, max(sample.cell_len for sample in samples.values()) + 1)   # (a "FF48 (10)" sample is wider)
-    for entry in LEGEND:
+    for entry in legend_entries(scene):
         sample = samples[entry.key]
         out.append("  ")
         out.append_text(sample)
