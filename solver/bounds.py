@@ -27,7 +27,7 @@ from .pair_cuts import Relation, pair_tiles, relation_sets, relations
 from .triangle_cuts import CAP as TRIANGLE_CAP, CAPS as CUT_CAPS, FREE_CAPS, Tree, tree_tiles, triangle_tiles
 from .triangle_cuts import supported as triangles_supported
 from .placements import machine_placements
-from .search import solver_parameters
+from .search import past, solver_parameters
 
 
 @dataclass
@@ -410,7 +410,7 @@ class _Relaxation:
         time left to plan anything).
         """
         for a, b in combinations(self.ids, 2):
-            if time.monotonic() > deadline:
+            if past(deadline):
                 return
             for rels in relation_sets(self.ruleset, self.catalog, a, b, 2) + relation_sets(self.ruleset, self.catalog, a, b, 3):
                 least = pair_tiles(self.ruleset, self.catalog, a, b, rels)
@@ -467,7 +467,7 @@ class _Relaxation:
         placed, held = self._held(solver)
         out: list[Cut] = []
         for a, b, c in combinations(placed, 3):
-            if time.monotonic() > deadline:
+            if past(deadline):
                 return out
             for (ab, net1, t1), (bc, net2, t2), (ac, net3, t3) in product(held[a, b], held[b, c], held[a, c]):
                 if len({net1, net2, net3}) < 3 or t1 + t2 + t3 >= TRIANGLE_CAP:
@@ -477,19 +477,19 @@ class _Relaxation:
                     out.append(Cut(list(zip((ab, bc, ac), ((a, b), (b, c), (a, c)))), least))
         for b in placed:
             for a, c in combinations([m for m in placed if m != b], 2):
-                if time.monotonic() > deadline:
+                if past(deadline):
                     return out
                 for (ba, net1, t1), (bc, net2, t2) in product(held[b, a], held[b, c]):
                     if t1 + t2 < TRIANGLE_CAP:
                         out.extend(self._violated_tree(solver, [(b, a, ba, net1, t1), (b, c, bc, net2, t2)], caps,
                                                        deadline=deadline))
         for tree in _cheap_trees(placed, held):
-            if time.monotonic() > deadline:
+            if past(deadline):
                 return out
             out.extend(self._violated_tree(solver, tree, caps, deadline=deadline))
         if self.joined and caps[-1] >= CUT_CAPS[-1]:   # the last stage: whole groups, joined by shared networks
             for tree in _spanning_trees(placed, held):
-                if time.monotonic() > deadline:
+                if past(deadline):
                     return out
                 out.extend(self._violated_tree(solver, tree, caps + FREE_CAPS, joined=True, deadline=deadline))
         return out

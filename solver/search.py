@@ -97,6 +97,13 @@ _WORKERS_LOCK = threading.Lock()
 HALT_WAIT = 3.0
 
 
+def past(deadline: float) -> bool:
+    """The deadline has passed, or this thread is a worker its caller gave up on (`_halt`): long Python work
+    between solves (a relaxation's pair and tree tables) stops at once, not at its own deadline. Under load a
+    given-up bound built pair tables for 1.5 s more, so `plan` ended with its worker thread still running."""
+    return time.monotonic() > deadline or threading.get_ident() in _HALTED
+
+
 def solver_parameters(
     solver: cp_model.CpSolver, time_limit: float, workers: int, seed: int, presolve: bool = True, log: bool = False,
 ) -> None:

@@ -28,7 +28,6 @@ several of them) reach faced cells that are now far apart, and are counted so.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, replace
 from itertools import combinations
 
@@ -37,6 +36,7 @@ from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
 from .pair_cuts import Relation, _legal_pair, _place, _Placed, _tiles
+from .search import past
 from .steiner import steiner_cells
 
 #: counts are capped here (a triangle needing more is reported as needing CAP), and the placements
@@ -333,7 +333,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
     names, edges, nets, free = tree.names, tree.edges, tree.nets, tree.free
     tables = []
     for p, c, r in edges:   # (a big cap's table takes up to half a second: the deadline holds between them)
-        if time.monotonic() > ask.deadline:
+        if past(ask.deadline):
             return ask.known, None, 0   # (QA: a 3 s solve of six machines spent 2.5 s here on tables of 18)
         tables.append(sorted(relation_table(ruleset, catalog, names[p], names[c], r, cap).items(),
                              key=lambda item: item[1]))
@@ -413,7 +413,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
         budget -= 1
         if budget < 0:
             raise _OutOfBudget
-        if budget % CLOCK_EVERY == 0 and time.monotonic() > ask.deadline:
+        if budget % CLOCK_EVERY == 0 and past(ask.deadline):
             raise _OutOfTime
         if k == len(edges):
             body = frozenset().union(*bodies)
