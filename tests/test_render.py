@@ -312,3 +312,21 @@ def test_a_crowded_hex_shows_its_income_over_its_chips_and_under_no_highlight() 
     assert kinds[-1] == "income" and len(kinds) > 3   # the badge after (over) every chip
     badge = next(c for c in machine.iter(f"{SVG}circle") if c.get("class") == "income")
     assert badge.get("fill") not in {SVG_COLORS[c] for c in funner.all_colors}
+
+
+def test_a_crowded_hexs_badge_clears_every_chip_and_holds_two_digits() -> None:
+    """QA: FN16 (income 11; chips by its NW, NE, W and SE sides) had a ring of radius 7 squeezed between its
+    NW and NE chips, the digits wider than the ring."""
+    layout = parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [],
+                           "machines": [{"id": "FN16", "cell": [2, 2], "rotation": 0}]}, "fn16.json")
+    machine = _groups(ET.fromstring(layout_svg(layout)), "machine")[0]
+    badge = next(c for c in machine.iter(f"{SVG}circle") if c.get("class") == "income")
+    centre, radius = (float(badge.get("cx")), float(badge.get("cy"))), float(badge.get("r"))
+    chips = []
+    for group in machine.iter(f"{SVG}g"):
+        found = re.match(r"translate\(([-\d.]+),([-\d.]+)\) rotate\(([-\d.]+)\)", group.get("transform") or "")
+        if found:   # the chip's middle: 10 px inside its side's middle
+            x, y, angle = (float(v) for v in found.groups())
+            chips.append((x - 10 * math.cos(math.radians(angle)), y - 10 * math.sin(math.radians(angle))))
+    assert len(chips) == 4
+    assert radius >= 8.5 and all(math.dist(centre, chip) >= radius + 10 for chip in chips)

@@ -266,10 +266,14 @@ def _fitted_name(name: str, width: float) -> tuple[list[str], float]:
 BADGE_FILL, BADGE_RING = "#ffffff", "#c99a00"
 
 
+#: a crowded hex's small badge: its radius for one digit and for two (QA: FN16's "11" overflowed a ring of 7)
+SMALL_BADGE = (7.0, 8.5)
+
+
 def _income_badge(x: float, y: float, income: int, radius: float = 11) -> str:
     return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill=BADGE_FILL, stroke=BADGE_RING,
                 stroke_width=2.5 if radius >= 11 else 2, class_="income")
-            + _text(x, y, str(income), 12 if radius >= 11 else 9, fill="#222", weight="bold"))
+            + _text(x, y, str(income), 12 if radius >= 11 else 9 if income < 10 else 8.5, fill="#222", weight="bold"))
 
 
 def _port(plot: _Plot, port: PortView) -> str:
@@ -305,15 +309,27 @@ BADGE_CLEAR = 24.0
 HEX_CORNER = 0.72
 
 
+#: ... or this far inside the middle of a side with no chip
+HEX_SIDE_INSET = 13.0
+
+
+def _inside(plot: _Plot, cell: Cell, side: str, inset: float) -> Point:
+    """The point `inset` px inside the middle of the cell's `side`."""
+    (x, y), a = plot.side_mid(cell, side), math.radians(plot.angles[side])
+    return x - inset * math.cos(a), y - inset * math.sin(a)
+
+
+def _distances(plot: _Plot, spots: list[Point], ports: list[PortView]) -> list[list[float]]:
+    """How far each spot lies from the middles of the port chips, nearest first (a chip's middle is about 10 px
+    inside its side); [inf] without ports."""
+    chips = [_inside(plot, p.cell, p.side, 10) for p in ports]
+    return [sorted(math.dist(s, c) for c in chips) or [math.inf] for s in spots]
+
+
 def _clearances(plot: _Plot, spots: list[Point], ports: list[PortView]) -> list[float]:
-    """How far each spot lies from the nearest middle of a port chip (a chip's middle is about 10 px inside its
-    side): a fixed corner put the income badge over a port (QA: FN16's 11 over its yellow output, FA39's 9
-    over its red input)."""
-    def chip(port: PortView) -> Point:
-        (x, y), a = plot.side_mid(port.cell, port.side), math.radians(plot.angles[port.side])
-        return x - 10 * math.cos(a), y - 10 * math.sin(a)
-    chips = [chip(p) for p in ports]
-    return [min((math.dist(s, c) for c in chips), default=math.inf) for s in spots]
+    """How far each spot lies from the nearest port chip: a fixed corner put the income badge over a port (QA:
+    FN16's 11 over its yellow output, FA39's 9 over its red input)."""
+    return [near[0] for near in _distances(plot, spots, ports)]
 
 
 def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
@@ -342,10 +358,16 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     clear = [spot for spot, far in zip(spots, clearance) if far >= BADGE_CLEAR]
     if clear:                       # the first spot clear of every chip
         income = _income_badge(*clear[0], machine.income)
-    elif len(machine.cells) == 1:   # a hex with ports by both vertices: a small badge in its freest corner
-        corners = [(cx + HEX_CORNER * (x - cx), cy + HEX_CORNER * (y - cy)) for x, y in plot.polygon(machine.cells[0])]
-        room = _clearances(plot, corners, ports)
-        income = _income_badge(*corners[max(range(len(corners)), key=room.__getitem__)], machine.income, radius=7)
+    elif len(machine.cells) == 1:   # a hex with ports by both vertices: a small badge by a slanted side with
+        # no chip (W and E are the name's row), else in the freest corner; the nearest chip first, then the next
+        # (QA: FN16's 11 squeezed between its NW and NE chips, the first of corners that all touch a chip)
+        cell, chipped = machine.cells[0], {p.side for p in ports}
+        free = [side for side in ("SW", "SE", "NW", "NE") if side not in chipped and side in plot.angles]
+        places = ([_inside(plot, cell, side, HEX_SIDE_INSET) for side in free]
+                  or [(cx + HEX_CORNER * (x - cx), cy + HEX_CORNER * (y - cy)) for x, y in plot.polygon(cell)])
+        room = _distances(plot, places, ports)
+        freest = max(range(len(places)), key=lambda k: [round(d, 1) for d in room[k]])
+        income = _income_badge(*places[freest], machine.income, radius=SMALL_BADGE[len(str(machine.income)) > 1])
     else:                           # a domino with chips by all four corners: the farthest from them
         income = _income_badge(*spots[max(range(len(spots)), key=clearance.__getitem__)], machine.income)
     chips = "".join(_port(plot, p) for p in ports)
