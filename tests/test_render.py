@@ -330,3 +330,15 @@ def test_a_crowded_hexs_badge_clears_every_chip_and_holds_two_digits() -> None:
             chips.append((x - 10 * math.cos(math.radians(angle)), y - 10 * math.sin(math.radians(angle))))
     assert len(chips) == 4
     assert radius >= 8.5 and all(math.dist(centre, chip) >= radius + 10 for chip in chips)
+
+
+def test_a_hex_feed_port_to_port_keeps_its_two_amounts_apart_in_the_terminal() -> None:
+    """QA: FN45's W output of 2 into FN38's E input of 1 read "FN38←12← FN45", a machine's "12"."""
+    layout = parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [],
+                           "machines": [{"id": "FN38", "cell": [4, 3], "rotation": 5},
+                                        {"id": "FN45", "cell": [5, 3], "rotation": 0}]}, "ew.json")
+    plain = draw_layout(layout).plain
+    assert "FN38←1 2←FN45" in plain and "12" not in plain
+    alone = parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [],
+                          "machines": [{"id": "FN45", "cell": [5, 3], "rotation": 0}]}, "fn45.json")
+    assert "2← FN45" in draw_layout(alone).plain   # (a W chip facing no port keeps its place)

@@ -86,6 +86,9 @@ class _BlockSpec:
     junctions: dict[frozenset[str], str] = field(default_factory=dict)
     hugs: dict[frozenset[str], tuple[Mark, ...]] = field(default_factory=dict)
     default_junction: str = "●"
+    # a port chip facing another machine's port across its side, moved this many columns (its two amounts
+    # side by side read as one number)
+    facing_shift: dict[str, int] = field(default_factory=dict)
 
     def arrow(self, side: str, is_input: bool) -> str:
         """Inputs point into the machine; outputs point out of it (the opposite arrow)."""
@@ -134,6 +137,9 @@ HEX_BLOCK = _BlockSpec(
     ports={"E": ((7, 1), (8, 1)), "W": ((1, 1), (0, 1)), "NE": ((6, 0), (5, 0)),
            "NW": ((2, 0), (3, 0)), "SE": ((6, 2), (5, 2)), "SW": ((2, 2), (3, 2))},
     arrow_in={"E": "←", "W": "→", "NE": "↙", "NW": "↘", "SE": "↖", "SW": "↗"},
+    # a W chip fed port to port by the machine west of it (or feeding it) takes the blank column before the
+    # id: "FN38→3 2←FN45", not "FN38→32← FN45" (QA: a feed of 2 into 2 read "→22→")
+    facing_shift={"W": 1},
 )
 
 
@@ -291,9 +297,11 @@ def _draw_tank(canvas: _Canvas, board: Board, tank: TankView) -> None:
     canvas.write(cx - 2, cy, f" {label} ", fg=ink_for(tank.fill), bg=_term(tank.fill), bold=True)
 
 
-def _draw_port(canvas: _Canvas, board: Board, port: PortView) -> None:
-    """A two-character chip in the port colour: direction arrow and amount."""
+def _draw_port(canvas: _Canvas, board: Board, port: PortView, facing: bool = False) -> None:
+    """A two-character chip in the port colour: direction arrow and amount; `facing` another machine's port
+    across its side, moved by the block's `facing_shift`."""
     spec, (x, y) = _spec(board), _origin(board, port.cell)
+    x += spec.facing_shift.get(port.side, 0) if facing else 0
     (ax, ay), (nx, ny) = spec.ports[port.side]
     first, last = port.colors[0], port.colors[-1]
     canvas.put(x + ax, y + ay, spec.arrow(port.side, port.is_input), fg=ink_for(first), bg=_term(first), bold=True)
@@ -376,8 +384,11 @@ def draw_scene(scene: Scene) -> Text:
     for tank in scene.tanks:
         _draw_tank(canvas, board, tank)
     _draw_pipes(canvas, scene)
+    geometry = board.geometry
+    sides = {(port.cell, port.side) for port in scene.ports}
     for port in scene.ports:
-        _draw_port(canvas, board, port)
+        _draw_port(canvas, board, port,
+                   facing=(board.neighbour(port.cell, port.side), geometry.opposite(port.side)) in sides)
     _draw_highlights(canvas, scene)
     text = Text()
     text.append(f"{board.id}\n", Style(bold=True))
