@@ -139,6 +139,22 @@ def test_a_relaxation_the_bound_time_cut_short_goes_on_beside_the_search(monkeyp
     assert result.bound == 25 and result.final_score == 25 and result.status == "OPTIMAL"
 
 
+def test_the_bound_counts_the_last_pick_tokens_a_game_carries():
+    """QA: FN41 then FN17 with Funner's last-pick token in round 2 (+1 on the built machine) planned 17 under a
+    bound of 16 and called it OPTIMAL: the bound was start money + the relaxation, which has no tokens."""
+    rounds = [{"offered": ["FN41", "FN15", "FN06"]}, {"offered": ["FN17", "FN28", "FN27"], "last_pick": True}]
+    document = {"ruleset": "factory-funner", "board": "A", "start_money": 1, "rounds": rounds}
+    with_token = _final_bound(parse_game(document, "token.json"), ["FN41", "FN15", "FN06", "FN17", "FN28", "FN27"],
+                              time.monotonic() + 10)[0]
+    rounds[1]["last_pick"] = False
+    without = _final_bound(parse_game(document, "plain.json"), ["FN41", "FN15", "FN06", "FN17", "FN28", "FN27"],
+                           time.monotonic() + 10)[0]
+    assert with_token == without + 1
+    rounds[1]["last_pick"] = True
+    result = plan_game(parse_game(document, "token.json"), time_limit=10, workers=1, seed=0)
+    assert result.replay.legal and result.bound is not None and result.final_score <= result.bound
+
+
 def test_a_one_round_game_stops_once_its_best_meets_the_bound():
     """Funner FN41 from money 1: 1 + 7 - 2 = 6, the bound. The search stalls at 5; the game model then
     proves 6 in seconds, and the plan must end there rather than at its time limit. Its progress lines
