@@ -50,9 +50,7 @@ class GameRound:
         r = self.report
         if r.taken is None:
             return "took nothing"
-        if r.undone:
-            return f"{r.taken} built, undone (money below 1)"
-        return f"{r.taken} built" if r.built else f"{r.taken} not built"
+        return f"{r.taken} built" if r.built else f"{r.taken} {unbuilt(r)}"
 
 
 @dataclass
@@ -253,15 +251,6 @@ def check_comparable(played: Game, best: Game) -> None:
                                 f"but {', '.join(p.offered)} in the played game")
 
 
-def _layouts(game: Game) -> list[Layout]:
-    """The layout after every round (a round without `layout` keeps the previous one)."""
-    layout, out = game.empty_layout(), []
-    for rnd in game.rounds:
-        layout = rnd.layout if rnd.layout is not None else layout
-        out.append(layout)
-    return out
-
-
 def _changed(before: Layout, after: Layout) -> bool:
     return Counter(before.machines) != Counter(after.machines) or Counter(before.tiles) != Counter(after.tiles)
 
@@ -272,9 +261,10 @@ def _sides(game: Game, result: ReplayResult) -> list[GameRound]:
         by_round.setdefault(number, []).append(violation)
     before = game.empty_layout()
     sides = []
-    for report, layout in zip(result.rounds, _layouts(game)):
-        sides.append(GameRound(report, layout, _changed(before, layout), by_round.get(report.number, [])))
-        before = layout
+    for report in result.rounds:
+        assert report.layout is not None   # (every replayed round has one)
+        sides.append(GameRound(report, report.layout, _changed(before, report.layout), by_round.get(report.number, [])))
+        before = report.layout
     return sides
 
 
@@ -323,8 +313,14 @@ def _choice_text(side: GameRound) -> Text:
         return Text("-", style="dim")
     text = Text(r.taken, style="bold" if r.built else "")
     if not r.built:
-        text.append(" not built", style="red")
+        text.append(f" {unbuilt(r)}", style="red")
     return text
+
+
+def unbuilt(r: RoundReport) -> str:
+    """A taken machine left off the board: "not built", or "undone" where Funner took its build back (QA: the
+    tables said "not built" where "where it fell short" said "built, undone")."""
+    return "undone (money below 1)" if r.undone else "not built"
 
 
 def money_moves(r: RoundReport) -> list[tuple[str, int]]:

@@ -35,6 +35,9 @@ class RoundReport:
     #: with the machine's income): kept apart so reports name them
     first_pick_fee: int = 0
     last_pick_token: int = 0
+    #: the layout after the round as the replay judged it: after an undone build, the layout before it (QA: the
+    #: analysis drew a Funner build that was undone as the player's layout, from the document's)
+    layout: Layout | None = field(default=None, repr=False)
 
     @property
     def machine_income(self) -> int:
@@ -170,6 +173,7 @@ class _Replayer:
                 report.penalty = skip_penalty(money, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
                                               rnd.last_pick)
             report.money = money + report.income - report.penalty
+        report.layout = after
         return report, after
 
     def taken_income(self, rnd) -> int:

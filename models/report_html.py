@@ -12,7 +12,7 @@ import re
 from html import escape
 
 from .analysis import (Analysis, GameRound, RoundComparison, bound_text, level_note, money_moves, share_text,
-                       signed)
+                       signed, unbuilt)
 from .render import layout_svg
 from .render.svg import legend_svg
 from .replay import grouped_violations
@@ -99,7 +99,7 @@ def _choice(side: GameRound) -> str:
     if r.built:
         return f"<b>{escape(r.taken)}</b> built"
     penalty = f" (&minus;{r.penalty})" if r.penalty else ""
-    return f'<b>{escape(r.taken)}</b> <span class="skip">not built{penalty}</span>'
+    return f'<b>{escape(r.taken)}</b> <span class="skip">{unbuilt(r)}{penalty}</span>'
 
 
 def _money_parts(side: GameRound) -> str:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from models.analysis import _sides
 from models.catalog import load_catalog
 from models.check import check_layout
 from models.errors import DocumentError
@@ -160,6 +161,11 @@ def test_a_build_that_would_leave_money_below_one_is_undone_and_the_penalty_paid
     assert [(r.built, r.undone, r.cost, r.money) for r in result.rounds] == [(False, True, 0, 1), (False, False, 0, 1)]
     assert result.legal, result.violations
     assert result.final_layout.machines == ()
+    # the round's pictures and words are the replay's: the board before the build, "undone" (QA: the analysis
+    # drew the document's layout, EX01 and its pipes, and its tables said "not built")
+    sides = _sides(parse_game(copy.deepcopy(doc), "undone.json", catalog_path=EXAMPLE_CATALOG), result)
+    assert [side.layout.machines for side in sides] == [(), ()]
+    assert sides[0].choice == "EX01 undone (money below 1)"
     doc["start_money"] = 4   # 4 + 8 - 9 = 3: built; the penalty (2) is paid from 4 when undone
     assert replay(doc).rounds[0].built
     doc["rounds"][0]["layout"] = _round1_with_stray_pipes(11)   # 4 + 8 - 14 = -2: undone, 4 - 2 = 2
