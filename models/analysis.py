@@ -145,6 +145,8 @@ class Analysis:
     def plan_label(self) -> str:
         """"optimum" only when proven (a plan document without its result proves nothing); a plan the game
         beats is no "best plan" (QA: "best plan 66" beside a legal game of 71); otherwise the honest "best plan"."""
+        if self.best.violations:   # (only a plan given with --plan can be: a computed one is judged legal)
+            return "given plan (illegal)"
         if self.beaten:
             return "given plan (beaten)"
         return "optimum" if self.proven_optimal else "best plan"
@@ -181,11 +183,14 @@ class Analysis:
             "played_score": self.played_score, "best_score": self.best_score, "share": None if self.share is None else round(self.share, 2),
             "bound": self.bound, "status": self.status, "plan_gap": self.plan_gap,
             "chain_bonus": {"played": self.played.chain_bonus, "best": self.best.chain_bonus},
+            # (a plan given with --plan may be illegal: QA saw its five violations in no key)
+            "legal": {"played": self.played.legal, "best": self.best.legal},
             "rounds": [{
                 "round": r.number, "offered": r.offered,
                 "played": r.played.report.to_dict(), "best": r.best.report.to_dict(),
                 "gap": r.gap, "change": r.change,
                 "violations": [v.to_dict() for v in r.played.violations],
+                "best_violations": [v.to_dict() for v in r.best.violations],
             } for r in self.rounds],
             "shortfalls": [{"round": s.round, "amount": s.amount, "text": s.text} for s in self.shortfalls()],
         }

@@ -120,6 +120,20 @@ def test_a_given_plan_the_game_beats_is_no_best_plan_and_nothing_fell_short() ->
     assert analyse(played, best).plan_label != "given plan (beaten)"
 
 
+def test_an_illegal_given_plan_is_named_so_in_words_and_in_the_json() -> None:
+    """QA: `analyze --plan` with a plan that removed a machine called it the "best plan", and its --json had
+    the violations in no key."""
+    played, best = documents()
+    layout = best["rounds"][-1]["layout"]
+    layout["tiles"] = layout["tiles"][1:]   # a tile gone: a loose end at least
+    illegal = analyse(played, best)
+    assert illegal.best.violations and illegal.plan_label == "given plan (illegal)"
+    document = illegal.to_dict()
+    assert document["legal"] == {"played": illegal.played.legal, "best": False}
+    assert document["rounds"][-1]["best_violations"]
+    assert analyse(*documents()).to_dict()["legal"]["best"] is True
+
+
 def test_plan_without_bound_is_best_plan_when_status_feasible() -> None:
     played, best = documents()
     best["result"] = {"status": "FEASIBLE", "bound": 30}
