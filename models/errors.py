@@ -30,7 +30,7 @@ def require_keys(
     `cell` is the object's cell when it has one, so the message can name it.
     """
     if not isinstance(obj, dict):
-        raise DocumentError(source, key, f"expected an object, got {type(obj).__name__}")
+        raise DocumentError(source, key, f"expected an object, got {as_json(obj)}")
     unknown = sorted(set(obj) - required - set(optional))
     if unknown:
         raise DocumentError(source, f"{key}.{unknown[0]}" if key else unknown[0], "unknown key", cell)

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import DocumentError, expect, expect_int_in, require_keys
+from .errors import DocumentError, as_json, expect, expect_int_in, require_keys
 from .jsonio import read_json
 from .layout import Context, Layout, parse_layout_body, resolve_context
 
@@ -105,8 +105,10 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "first_pick", "layout"})
     offered = _parse_offered(source, key, raw["offered"], context, offered_in, t)
     taken = raw.get("taken")
-    if taken is not None and taken not in offered:
-        raise DocumentError(source, f"{key}.taken", f"{taken!r} was not offered this round")
+    if taken is not None:
+        expect(source, f"{key}.taken", taken, str, "a machine id or null")
+        if taken not in offered:
+            raise DocumentError(source, f"{key}.taken", f"{as_json(taken)} was not offered this round")
     last_pick = raw.get("last_pick", False)
     expect(source, f"{key}.last_pick", last_pick, bool, "true or false")
     first_pick = raw.get("first_pick", False)
@@ -126,8 +128,11 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
     machine; a round that gives one player both, or a token to nobody's machine, cannot happen. With fewer
     players (one offered machine each) there is no first-pick token; `last_pick` still says the player took
     the last machine (no penalty if it is not built), but earns no token (Replayer)."""
+    if last_pick and "taken" in raw and raw["taken"] is None:   # (Factory Fun's too: QA saw it accepted there)
+        raise DocumentError(source, f"{key}.last_pick", "the last pick goes with a taken machine, and this round "
+                            "takes none")
     if not context.ruleset.first_pick_fee:
-        return   # Factory Fun's last_pick only means "the last machine left": any round
+        return   # Factory Fun's last_pick only means "the last machine left": any round from the first
     token = "first_pick" if first_pick else "last_pick" if last_pick else None
     if token is None:
         return

@@ -243,3 +243,26 @@ def test_a_number_offered_is_a_type_error_naming_the_key():
     document["rounds"][0]["offered"] = [30]
     with pytest.raises(DocumentError, match=r"rounds\[0\]\.offered\[0\]: expected a machine id \(a string\), got 30"):
         parse_game(document, "g.json")
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda rounds: rounds.__setitem__(1, None), r"rounds\[1\]: expected an object, got null"),
+    (lambda rounds: rounds[1].__setitem__("layout", None), r"rounds\[1\]\.layout: expected an object, got null"),
+    (lambda rounds: rounds[1].__setitem__("taken", []), r"rounds\[1\]\.taken: expected a machine id or null, got \[\]"),
+    (lambda rounds: rounds[1].update(taken=None, last_pick=True),
+     r"rounds\[1\]\.last_pick: the last pick goes with a taken machine, and this round takes none"),
+])
+def test_a_games_rounds_say_what_they_expected(change, message):
+    """QA: "got NoneType" (Python's word for null), "[] was not offered this round" for a list where a machine id
+    belongs, and Factory Fun's last_pick on a round that takes nothing accepted (Funner's was refused)."""
+    from models.catalog import load_catalog
+    from models.errors import DocumentError
+    from models.game import parse_game
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    rules = get_ruleset("factory-fun")
+    document = random_sequence(rules, load_catalog(rules), "classic-A", 1, players=1)
+    change(document["rounds"])
+    with pytest.raises(DocumentError, match=message):
+        parse_game(document, "g.json")

@@ -193,7 +193,7 @@ def test_first_pick_token_is_funner_only():
      r"rounds\[1\]: first_pick and last_pick go to different players"),
     ([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
       {"offered": ["EX02"], "taken": None, "last_pick": True}],
-     r"rounds\[1\]\.last_pick: a token goes with a taken machine"),
+     r"rounds\[1\]\.last_pick: the last pick goes with a taken machine"),
 ])
 def test_tokens_that_cannot_happen_are_document_errors(rounds, message):
     """RULES: the first/last tokens are for rounds 2-8 and go to two players who each took a machine."""
