@@ -316,13 +316,21 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
 def _replay_table(result, width: int | None = None) -> Table:
     """The rounds of a replayed game, for a terminal `width` columns wide (the console's unless told)."""
     table = Table(title="replay", padding=cell_padding(console.width if width is None else width))
-    for column in ("round", "offered", "taken", "built", "income", "new tiles", "moves", "cost", "penalty", "money"):
+    # Funner's tokens in a column of their own, not inside the income and the cost (QA: a first pick's build
+    # of 3 tiles read "cost -4", FN11's income of 6 "+7")
+    tokens = any(r.first_pick_fee or r.last_pick_token for r in result.rounds)
+    columns = ("round", "offered", "taken", "built", "income", "new tiles", "moves", "cost") + (
+        ("tokens",) if tokens else ()) + ("penalty", "money")
+    for column in columns:
         table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left",
                          min_width=ID_WIDTH if column in ("offered", "taken") else None)
     for r in result.rounds:
+        token = ([f"+{r.last_pick_token} last"] if r.last_pick_token else []) + (
+            [f"-{r.first_pick_fee} first"] if r.first_pick_fee else [])
         table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "undone" if r.undone else "no",
-                      f"+{r.income}" if r.income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
-                      f"-{r.cost}" if r.cost else "", f"-{r.penalty}" if r.penalty else "", str(r.money))
+                      f"+{r.machine_income}" if r.machine_income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
+                      f"-{r.tiles_cost}" if r.tiles_cost else "", *([" ".join(token)] if tokens else []),
+                      f"-{r.penalty}" if r.penalty else "", str(r.money))
     return table
 
 
