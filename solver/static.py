@@ -64,6 +64,11 @@ SKETCH_GIVE_UP = 5.0
 #: classic-A / classic-C FF01,FF03,FF07,FF15,FF18,FF21,FF25,FF33,FF39,FF45 at 20 s ended with no layout on
 #: seeds 1 / 2 (its first walks' sketches all failed for 10 s), where other seeds sketch in 0.3-1.4 s
 SKETCH_RETRY = 0.6
+#: --optional sets whose walks lay no sketch of every machine walk again without the feeding order's last
+#: machine, then the two before it, ...: the first walk gives up after this share of the time (at least
+#: SKETCH_GIVE_UP_FLOOR seconds), and after the second share only one machine is left
+FEWER = (0.25, 0.7)
+SKETCH_GIVE_UP_FLOOR = 1.0
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
 #: ... when the best layout is at most this many points below the bound (5 before growth got fast: a
@@ -326,7 +331,8 @@ def solve_static(
 
         walked = [-math.inf]   # the best score any walk reported
 
-        def walk(schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None]) -> Start:
+        def walk(schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None],
+                 machines: list[str] = ids) -> Start:
             def better(score: int, at: float) -> None:
                 walked[0] = max(walked[0], score)
                 on_better(score, at)
@@ -334,9 +340,10 @@ def solve_static(
             # a walk that reaches the relaxation's bound has found an optimum: nothing to wait for
             at_bound = (lambda: False) if objective != "profit" or topo.value is None else (
                 lambda: walked[0] >= topo.value)
-            return sketch_and_improve(ruleset, board, catalog, ids, schedule, workers, walk_seed, fixed=fixed,
-                                      order=topo.order, interrupted=lambda: interrupt.flag or at_bound(),
-                                      on_better=better, worth=ranking(objective))
+            return sketch_and_improve(ruleset, board, catalog, machines, schedule, workers, walk_seed, fixed=fixed,
+                                      order=[m for m in topo.order if m in machines],
+                                      interrupted=lambda: interrupt.flag or at_bound(), on_better=better,
+                                      worth=ranking(objective))
 
         if start_layout is None and use_construction:
             def sketched(score: int, at: float) -> None:
@@ -352,12 +359,29 @@ def solve_static(
             else:
                 schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
                                     min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
+            fewer = optional and objective == "profit" and fixed is None
+            if fewer:   # (time left to walk again with fewer machines)
+                schedule = replace(schedule, give_up=min(schedule.give_up,
+                                                         max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
             walks = walk(schedule, seed, sketched)
             # walks in rounds that found no sketch at all try again with fresh seeds (other orders and
             # preferences) while SKETCH_RETRY of the time lasts; CP-SAT's greedy construction rarely lays 10
             while (rounds_first and walks.layout is None and not interrupt.flag
                    and start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
                 walks = walk(schedule, seed + next(rounds) * WALK_AGAIN_SEED, sketched)
+            kept, dropping = [m for m in topo.order if m in ids], 1
+            while fewer and walks.layout is None and len(kept) > 1 and not interrupt.flag:
+                # --optional where no sketch lays every machine: the last of the feeding order left out, then the
+                # two before it, four, ... (QA: classic-C FF02,FF05,FF10,FF13,FF20,FF24,FF30,FF36,FF40,FF50
+                # --optional answered the empty board, 0, after 8 s; without FF10 a sketch of 97 comes in a
+                # second); once the time for that is gone, the machine of most income alone (sketched at once)
+                left = start + FEWER[1] * time_limit - time.monotonic()
+                kept = (kept[:max(1, len(kept) - dropping)] if left > SKETCH_GIVE_UP_FLOOR
+                        else [max(kept, key=lambda m: catalog[m].income)])
+                dropping *= 2
+                walks = walk(replace(schedule, sketch_seconds=min(schedule.sketch_seconds, max(left, 0.0)),
+                                     give_up=max(min(schedule.give_up, left), SKETCH_GIVE_UP_FLOOR)),
+                             seed, sketched, kept)
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
                 sketch_first, sketch_best = walks.first_at - start, walks.best_at - start
