@@ -313,3 +313,13 @@ def _table_text(table) -> str:
     screen = Console(file=StringIO(), width=140, color_system=None)
     screen.print(table)
     return screen.file.getvalue()
+
+
+def test_a_solves_last_progress_line_is_its_answer():
+    """QA: the lines of Funner FN05,FN27 ended "best 10 bound 12" above an OPTIMAL 12: the phase that found 12
+    reported nothing."""
+    result = run("solve", "--ruleset", "factory-funner", "--board", "A", "--machines", "FN05,FN27",
+                 "--workers", "1", "--time-limit", "6", "--json")
+    answer = json.loads(result.stdout)["result"]
+    lines = [line.split() for line in result.stderr.splitlines() if line.startswith("best ")]
+    assert lines and lines[-1][1] == str(answer["objective"]) and lines[-1][3] == str(answer["bound"])
