@@ -9,6 +9,7 @@ import math
 import sys
 import threading
 import time
+from dataclasses import replace
 from typing import Any, Callable
 
 import click
@@ -307,6 +308,10 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
         # (QA: the solve ended INFEASIBLE, "is the option on?", over a layout that says it is)
         raise click.UsageError(f"the --fixed layout {fixed_path} plays with the diagonal intersection tile "
                                "(options.diagonal_intersection): give --diagonal too")
+    if fixed is not None and diagonal and not fixed.options.get("diagonal_intersection"):
+        # --diagonal plays with the tile, in the fixed part too (QA: its diagonal tile made the solve
+        # INFEASIBLE, "the option is off", beside --diagonal)
+        fixed = replace(fixed, options={**fixed.options, "diagonal_intersection": True})
     placed, from_fixed = _with_fixed(ids, fixed)
     hint = _usable_hint(_read_layout(hint_path, "hint", context, catalog_path, boards_path), hint_path, placed, optional,
                         fixed, diagonal)

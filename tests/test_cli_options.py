@@ -162,3 +162,27 @@ def test_an_option_given_twice_is_an_error_not_the_last_one_kept(args):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2 and "given twice" in result.output
     assert result.output.count("\n") == 1   # one line
+
+
+def test_diagonal_plays_with_the_tile_in_a_fixed_part_too(tmp_path, monkeypatch):
+    """QA: a --fixed file with a diagonal tile and no options, solved with --diagonal, ended INFEASIBLE: "the
+    option is off"."""
+    import json
+
+    import solver.command
+
+    fixed = tmp_path / "fixed.json"
+    fixed.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
+                                 "machines": [{"id": "FF29", "cell": [5, 2], "rotation": 90},
+                                              {"id": "FF04", "cell": [5, 1], "rotation": 90}],
+                                 "tiles": [{"kind": "diagonal", "cell": [4, 1], "rotation": 0}]}))
+    given = {}
+
+    def solver_stub(*args, **kw):
+        given.update(kw)
+        raise KeyboardInterrupt   # (stop here: what reached the solver is the point)
+
+    monkeypatch.setattr(solver.command, "solve_static", solver_stub)
+    CliRunner().invoke(main, ["solve", "--board", "classic-A", "--machines", "FF29,FF04", "--fixed", str(fixed),
+                              "--diagonal"])
+    assert given["diagonal"] and given["fixed"].options["diagonal_intersection"] is True
