@@ -125,3 +125,21 @@ def test_best_sketch_ranks_by_the_worth_it_is_given():
     assert cheapest is not None and len(seen) > 1
     costs = [check_layout(layout).score.cost for layout in seen]
     assert check_layout(cheapest).score.cost == min(costs)
+
+
+@pytest.mark.parametrize("pipes", [
+    [{"kind": "pipe", "cell": [4, 4], "sides": ["S", "E"]}],
+    [{"kind": "pipe", "cell": [4, 4], "sides": ["S", "E"]}, {"kind": "pipe", "cell": [4, 5], "sides": ["W", "N"]}],
+])
+def test_a_fixed_pipe_at_a_fixed_machines_port_is_routed_on_from_its_open_end(pipes):
+    """QA: FF25 fixed with a pipe or two at its input, FF39 beside it: frozen pipes were never extended, so
+    their open end was a loose end no sketch could close, and the solve ended UNKNOWN."""
+    from models.layout import parse_layout
+
+    fixed = parse_layout({"ruleset": "factory-fun", "board": "classic-A", "tiles": pipes,
+                          "machines": [{"id": "FF25", "cell": [5, 4], "rotation": 180}]}, "fixed.json")
+    assert not check_layout(fixed).legal   # the open end
+    for seed in range(3):
+        layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ["FF25", "FF39"], seed=seed, fixed=fixed)
+        assert_complete_and_legal(layout, ["FF25", "FF39"])
+        assert layout.machines[:1] == fixed.machines and layout.tiles[:len(pipes)] == fixed.tiles

@@ -209,6 +209,7 @@ def import_fixed(fixed: Layout | None, extendable: bool = False) -> State:
     state.machines = list(fixed.machines)
     state.machine_at = dict(fixed.machine_cells)
     _adopt_loose_ports(fixed, conn, state)
+    _adopt_loose_pipes(fixed, conn, state)
     return state
 
 
@@ -239,6 +240,33 @@ def _adopt_loose_ports(fixed: Layout, conn, state: State) -> None:
         net.kind = "black" if port.spec.is_black else "product"
         net.stub = start
         state.pieces[facing] = here + (Piece(net_id, frozenset({start[1]})),)
+
+
+def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
+    """Fixed pipes whose one open end faces an empty cell, in a network of one fixed machine's input or of
+    machine outputs: routed on from there as that input would be, or waiting there as those outputs' stub.
+    Frozen pieces are never extended, so such a pipe was a loose end no sketch could close (QA: FF25 fixed with
+    one pipe at its input, and FF39 beside it, ended UNKNOWN). A pipe serving no machine is left as it is."""
+    geometry = fixed.ruleset.geometry
+    ends: dict[int, list] = {}
+    for loose in conn.loose_ends:
+        if loose.node[0] == "pipe":
+            ends.setdefault(conn.network_of[loose.node], []).append(loose)
+    for net_id, (loose, *more) in ends.items():
+        network = conn.networks[net_id]
+        facing = fixed.board.neighbour(loose.cell, loose.side)
+        if more or facing is None or not state.is_empty(facing) or network.supplies:
+            continue   # (several open ends, or a supply's: left as they are)
+        start = (facing, geometry.opposite(loose.side))
+        if network.outputs and state.nets[net_id].stub is None:
+            black = any(fixed.ports[i].spec.is_black for i in network.outputs)
+            state.nets[net_id].kind = "black" if black else "product"
+            state.nets[net_id].stub = start
+            state.pieces[facing] = (Piece(net_id, frozenset({start[1]})),)
+        elif not network.outputs and len(network.inputs) == 1:
+            port = fixed.ports[network.inputs[0]]
+            state.reserved.setdefault(facing, start)
+            state.loose_inputs.append((port.machine, port.spec, start))
 
 
 def to_layout(ctx: Context, state: State, fixed: Layout | None, extendable: bool = False) -> Layout | None:
