@@ -259,9 +259,16 @@ def _dim(line: str) -> None:
     _err.print(f"[dim]{line}[/]")
 
 
-def _summary(result: StaticResult) -> Table:
+def _summary(result: StaticResult, ids: list[str] = ()) -> Table:
+    """The answer's table; `ids` the machines asked for, of which an --optional answer names those it left out
+    (QA: a 12-machine answer placed one and said nothing)."""
     table = Table(show_header=False, box=None)
     table.add_row("status", result.status + (" (interrupted)" if result.interrupted else ""))
+    if result.layout is not None:
+        placed = set(result.layout.machine_ids)
+        left = [m for m in ids if m not in placed]
+        if left:
+            table.add_row("left out", f"{', '.join(left)} ({len(placed)} of {len(placed) + len(left)} placed)")
     if result.check is not None:
         for key, value in result.check.score.summary().items():
             table.add_row(key.replace("_", " "), str(value))
@@ -330,7 +337,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     if as_json:
         click.echo(json_text(document), nl=False)
     else:
-        _out.print(_summary(result))
+        _out.print(_summary(result, placed))
         if result.layout is not None:
             from models.render.text import print_layout
 

@@ -296,3 +296,25 @@ def test_a_gap_is_over_the_larger_of_best_and_bound():
     assert relative_gap(97, 142) == pytest.approx(45 / 142)
     assert relative_gap(15, 7) == pytest.approx(8 / 15)
     assert relative_gap(0, 0) == 0.0 and relative_gap(None, 3) is None
+
+
+def test_an_optional_answer_names_the_machines_it_left_out():
+    """QA: a 12-machine --optional answer placed one machine and said nothing of the other eleven."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from models.layout import load_layout
+    from models.paths import EXAMPLES_DIR
+    from solver.command import _summary
+    from solver.static import StaticResult
+
+    layout = load_layout(EXAMPLES_DIR / "rulebook-round2.json")
+    result = StaticResult("FEASIBLE", layout, 23, 30.0, 0.2, 1.0, 0.1, 0.5, 0.5)
+    screen = Console(file=StringIO(), width=120, color_system=None)
+    screen.print(_summary(result, [*layout.machine_ids, "FF01"]))
+    row = next(line for line in screen.file.getvalue().splitlines() if "left out" in line)
+    assert row.split() == ["left", "out", "FF01", "(2", "of", "3", "placed)"]
+    screen = Console(file=StringIO(), width=120, color_system=None)
+    screen.print(_summary(result, list(layout.machine_ids)))
+    assert "left out" not in screen.file.getvalue()
