@@ -33,6 +33,10 @@ class TimeLimit(click.FloatRange):
         super().__init__(min=MIN_TIME_LIMIT)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+        try:
+            float(value)
+        except (TypeError, ValueError):   # (click said "'abc' is not a valid seconds.": QA)
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
         seconds = super().convert(value, param, ctx)
         if not math.isfinite(seconds):
             self.fail(f"{value!r} is not a finite number of seconds", param, ctx)

@@ -15,7 +15,7 @@ from .catalog import Catalog, Machine, PortSpec, load_catalog
 from .errors import DocumentError, cell_hint, expect, expect_cell, expect_int_in, require_keys
 from .geometry import Cell
 from .jsonio import read_json
-from .rulesets import Ruleset, get_ruleset
+from .rulesets import RULESETS, Ruleset, get_ruleset
 from .shapes import DIAGONAL, DIAGONAL_PIPES
 
 TANK_KINDS = ("supply", "output", "end")
@@ -212,8 +212,16 @@ def resolve_context(
     expect(source, "board", board_id, str, "a board id")
     boards = load_boards(ruleset, boards_path)
     if board_id not in boards:
-        raise DocumentError(source, "board", f"unknown board {board_id!r} (known: {', '.join(boards)})")
+        raise DocumentError(source, "board", f"unknown board {board_id!r} (known: {', '.join(boards)})"
+                            f"{_other_rulesets_board(ruleset, board_id)}")
     return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
+
+
+def _other_rulesets_board(ruleset: Ruleset, board_id: str) -> str:
+    """"; a board of ruleset factory-funner" where another ruleset has the board (QA: `--board A` without
+    `--ruleset factory-funner` listed the square boards only), else nothing."""
+    others = [r.id for r in RULESETS.values() if r.id != ruleset.id and board_id in load_boards(r)]
+    return f"; {board_id} is a board of ruleset {others[0]}" if others else ""
 
 
 def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[str, Any]:

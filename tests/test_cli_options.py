@@ -186,3 +186,13 @@ def test_diagonal_plays_with_the_tile_in_a_fixed_part_too(tmp_path, monkeypatch)
     CliRunner().invoke(main, ["solve", "--board", "classic-A", "--machines", "FF29,FF04", "--fixed", str(fixed),
                               "--diagonal"])
     assert given["diagonal"] and given["fixed"].options["diagonal_intersection"] is True
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["solve", "--board", "A", "--machines", "FF39"], ["unknown board 'A'", "A is a board of ruleset factory-funner"]),
+    (["solve", "--board", "classic-A", "--machines", "FF39", "--time-limit", "abc"],
+     ["'abc' is not a number of seconds"]),
+])
+def test_options_say_what_was_meant(args, needles):
+    """QA: `--board A` listed the square boards only, and `--time-limit abc` read "'abc' is not a valid seconds"."""
+    one_line_usage_error(args, *needles)

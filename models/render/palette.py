@@ -91,7 +91,7 @@ LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("machine", "machine: id, income (circled), name"),
     LegendEntry("input", "input: colour, amount, arrow into the machine"),
     LegendEntry("output", "output: colour, amount, arrow out of the machine"),
-    LegendEntry("pipe", "pipe in its network's colour (grey: not fixed)"),
+    LegendEntry("pipe", "pipe in its network's colour (grey: no colour decided yet)"),
     LegendEntry("supply", "supply container (its colour)"),
     LegendEntry("reservoir", "output reservoir (white, rimmed in its network's colour)"),
     LegendEntry("end", "end-product reservoir (black)"),
