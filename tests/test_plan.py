@@ -155,6 +155,15 @@ def test_the_bound_counts_the_last_pick_tokens_a_game_carries():
     assert result.replay.legal and result.bound is not None and result.final_score <= result.bound
 
 
+def test_a_one_round_funner_deal_lays_its_best_machine_without_waste():
+    """QA: FN21 with its three tanks at its ports scores 7 (1 + 9 - 3), the bound; the plan laid a pipe before
+    each supply tank and ended FEASIBLE 6 after 15 s."""
+    game = parse_game({"ruleset": "factory-funner", "board": "A", "start_money": 1,
+                       "rounds": [{"offered": ["FN21", "FN33", "FN04", "FN32"]}]}, "fo4r1.json")
+    result = plan_game(game, time_limit=15, workers=1, seed=0)
+    assert (result.final_score, result.status) == (7, "OPTIMAL") and result.replay.legal
+
+
 def test_a_one_round_game_stops_once_its_best_meets_the_bound():
     """Funner FN41 from money 1: 1 + 7 - 2 = 6, the bound. The search stalls at 5; the game model then
     proves 6 in seconds, and the plan must end there rather than at its time limit. Its progress lines

@@ -143,3 +143,14 @@ def test_a_fixed_pipe_at_a_fixed_machines_port_is_routed_on_from_its_open_end(pi
         layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ["FF25", "FF39"], seed=seed, fixed=fixed)
         assert_complete_and_legal(layout, ["FF25", "FF39"])
         assert layout.machines[:1] == fixed.machines and layout.tiles[:len(pipes)] == fixed.tiles
+
+
+def test_a_hex_supply_tank_stands_at_its_port_when_no_input_to_come_wants_its_colour():
+    """A hex tank opens on one side only, so it goes a pipe away from the port, leaving room for the colour's
+    other inputs to branch; with none to come the pipe is waste (QA: a one-round Funner game planned FN21 at 6,
+    a pipe before each tank, against 7). The other inputs' colours still keep it a pipe away."""
+    for seed in range(3):
+        alone = sketch_layout(FN, BOARD_A, FN_CATALOG, ["FN21"], seed=seed)
+        assert alone is not None and sorted(t.kind for t in alone.tiles) == ["output", "supply", "supply"]
+    ids = random_set(FN_CATALOG, 6, 2)
+    assert_complete_and_legal(sketch_layout(FN, BOARD_A, FN_CATALOG, ids, seed=0), ids)

@@ -232,13 +232,24 @@ def viable_positions(ctx: Context, state: State, machine: int, ranked: list[Cand
             yield candidate
 
 
-def place_machine(ctx: Context, state: State, machine_id: str, candidate: Candidate) -> State | None:
+def _wanted(ctx: Context, rest: list[str] | None, inputs: list, k: int) -> frozenset[str] | None:
+    """The colours inputs still to route may want from a supply: the machine's inputs but the k-th and those of
+    the machines still to place (None where those are not known)."""
+    if rest is None:
+        return None
+    mine = {c for j, (spec, _) in enumerate(inputs) if j != k for c in spec.colors}
+    return frozenset(mine | {c for m in rest for colors, _ in ctx.table[m][0] for c in colors})
+
+
+def place_machine(ctx: Context, state: State, machine_id: str, candidate: Candidate,
+                  rest: list[str] | None = None) -> State | None:
     """A copy of `state` with the machine placed and every input routed, or None if a route fails.
 
     Outputs stay as stubs (end products get their reservoir at once); inputs are
     routed in random order, each one's facing cell reserved until its turn. If
     one input cannot be routed, the placement is tried once more with that input
-    first, since an earlier sibling's pipe is the usual obstacle.
+    first, since an earlier sibling's pipe is the usual obstacle. `rest`, where known: the machines still to
+    place, whose inputs (and this machine's other ones) may want a supply colour (`join_input`).
     """
     stood = _stand(ctx, state, machine_id, candidate)
     inputs = [(port.spec, (ctx.board.neighbour(*port.slot), ctx.opposite[port.slot[1]]))
@@ -247,7 +258,8 @@ def place_machine(ctx: Context, state: State, machine_id: str, candidate: Candid
     for retry in (False, True):
         new = stood.copy()
         failed = next((k for k, (spec, start) in enumerate(inputs)
-                       if not join_input(ctx, new, len(state.machines), spec, start)), None)
+                       if not join_input(ctx, new, len(state.machines), spec, start, _wanted(ctx, rest, inputs, k))),
+                      None)
         if failed is None:
             break
         if retry or failed == 0:

@@ -47,14 +47,18 @@ def new_supply_color(ctx: Context, state: State, spec: PortSpec) -> str | None:
     return available[0] if available else None
 
 
-def join_input(ctx: Context, state: State, machine: int, spec: PortSpec, start: Slot) -> bool:
-    """Route one input from its facing cell to the cheapest network it may join."""
+def join_input(ctx: Context, state: State, machine: int, spec: PortSpec, start: Slot,
+               wanted: frozenset[str] | None = None) -> bool:
+    """Route one input from its facing cell to the cheapest network it may join; `wanted`, where known, the
+    colours inputs still to route may want from a supply."""
     targets = input_options(ctx, state, machine, spec)
     color = new_supply_color(ctx, state, spec)
     state.reserved.pop(start[0], None)
     # a hex tank opens on one side only: right at the port it would leave nothing for the
-    # colour's other inputs to branch from, so it goes one pipe away at least
-    found = route(ctx, state, start, targets, ctx.costs.new_supply if color else None, tank_at_start=not ctx.hex)
+    # colour's other inputs to branch from, so it goes one pipe away at least, unless no input to come wants
+    # that colour (QA: a one-round Funner game planned FN21 with a pipe before each tank, 6 against 7)
+    at_port = not ctx.hex or (color is not None and wanted is not None and color not in wanted)
+    found = route(ctx, state, start, targets, ctx.costs.new_supply if color else None, tank_at_start=at_port)
     if found is None:
         return False
     if found.target is None:

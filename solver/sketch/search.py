@@ -88,7 +88,7 @@ def _extend(ctx: Context, state: State, order: list[str], k: int, placements: di
         if search.budget <= 0 or time.monotonic() > search.deadline:
             return None
         search.budget -= 1
-        placed = place_machine(ctx, state, mid, candidate)
+        placed = place_machine(ctx, state, mid, candidate, rest)
         if placed is None:
             search.fail(k, f"place {mid}")
             continue
