@@ -651,3 +651,23 @@ def test_a_cost_solve_shows_its_layouts_as_it_finds_them():
     assert result.status == "OPTIMAL" and seen
     assert seen[-1][0] == result.objective and all(best >= result.objective for best, _ in seen)
     assert all(later[0] <= earlier[0] for earlier, later in zip(seen, seen[1:]))   # cheaper and cheaper
+
+
+def test_no_phase_starts_past_the_deadline(monkeypatch):
+    """A 1 s solve of six machines ended at 1.9 s: after walks that ran to the deadline, the laid relaxation and
+    the prover still started (0.2 s and 0.4 s)."""
+    import solver.static as static
+
+    started: list[str] = []
+    walks = static.sketch_and_improve
+
+    def slow_walks(*args, **kw):
+        found = walks(*args, **kw)
+        time.sleep(1.5)   # (past the 1 s deadline, whatever the machine's speed)
+        return found
+
+    monkeypatch.setattr(static, "sketch_and_improve", slow_walks)
+    monkeypatch.setattr(static, "_joined_and_laid", lambda *a, **kw: started.append("laid"))
+    monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: started.append("prover"))
+    result = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], workers=1, time_limit=1.0)
+    assert result.layout is not None and started == []
