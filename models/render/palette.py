@@ -95,6 +95,7 @@ LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("supply", "supply container (its colour)"),
     LegendEntry("reservoir", "output reservoir (white, rimmed in its network's colour)"),
     LegendEntry("end", "end-product reservoir (black)"),
+    LegendEntry("diagonal", "diagonal intersection tile: two pipes crossing over two cells"),
     LegendEntry("pillar", "pillar"),
     LegendEntry("blocked", "blocked cell (outside the board)"),
     LegendEntry("highlight", "rule violation"),

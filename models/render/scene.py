@@ -100,10 +100,11 @@ def network_color(net: Network | None, order: tuple[str, ...]) -> str:
 
 def legend_entries(scene: Scene) -> tuple[LegendEntry, ...]:
     """What the legend explains: every entry for a layout (one legend serves all of a report's pictures, so it
-    never changes), but on an empty board only what the board has, its pillars and blocked cells (QA: `boards
-    ID` explained machines, pipes and reservoirs that were not there)."""
-    if scene.machines or scene.pipes or scene.tanks:
-        return LEGEND
+    never changes; the diagonal tile where the layout has one), but on an empty board only what the board has,
+    its pillars and blocked cells (QA: `boards ID` explained machines, pipes and reservoirs that were not
+    there)."""
+    if scene.machines or scene.pipes or scene.tanks:   # (the diagonal tile only where one is laid: QA)
+        return tuple(entry for entry in LEGEND if entry.key != "diagonal" or scene.diagonals)
     present = {"pillar": bool(scene.board.pillars), "blocked": bool(scene.board.blocked)}
     return tuple(entry for entry in LEGEND if present.get(entry.key, False))
 

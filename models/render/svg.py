@@ -407,6 +407,8 @@ def _legend(scene: Scene, x: float, y: float) -> str:
         "supply": lambda sx, sy: _barrel(sx, sy, 16, _color(tint["supply"]), "#333"),
         "reservoir": lambda sx, sy: _barrel(sx, sy, 16, _color("white"), "#333"),
         "end": lambda sx, sy: _barrel(sx, sy, 16, _color("black"), "#777"),
+        "diagonal": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy - 8} L{sx + 16},{sy + 8}", tint["pipe"], 5)
+        + _stroke_pair(f"M{sx - 16},{sy + 8} L{sx + 16},{sy - 8}", tint["output"], 5),
         "pillar": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="#8c8c8c")
         + _el("circle", cx=sx, cy=sy, r=6, fill="#6b6b6b"),
         "blocked": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="url(#ff-hatch)", stroke="#bbb"),

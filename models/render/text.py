@@ -344,6 +344,7 @@ def _legend(scene: Scene) -> Text:
                        Style(color=ink_for(tint["supply"]), bgcolor=_term(tint["supply"]), bold=True)),
         "reservoir": Text(" OUT ", Style(color="black", bgcolor=_term("white"), bold=True)),
         "end": Text(" END ", Style(color="white", bgcolor=_term("black"), bold=True)),
+        "diagonal": Text("╲╳╱", Style(color=_term(tint["pipe"]), bgcolor=FLOOR[0], bold=True)),
         "pillar": Text(PILLAR * 3, Style(color="grey66")),
         "blocked": Text(BLOCKED * 3, Style(color="grey42")),
         "highlight": Text(HIGHLIGHT_MARK * 3, Style(color=HIGHLIGHT_TERM, bold=True)),
