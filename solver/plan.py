@@ -118,13 +118,14 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     start_from = played[3].final_layout if played is not None else None
     with Interrupt() as interrupt, ExitStack() as beside:
         ids = list(dict.fromkeys(m for r in game.rounds for m in r.offered))
+        outside = _beside_relaxation(game)   # (what the bound adds to any relaxation's value)
         bound_until = start + min(BOUND_CAP, BOUND_SHARE * time_limit)
         bounding = max(0.0, bound_until - time.monotonic())
         say(f"bounding the final score (up to {bounding:.{0 if bounding >= 10 else 1}f} s), then planning")
         computed, answer = in_worker_thread(lambda: _final_bound(game, ids, bound_until), lambda: interrupt.flag)
         bound, settled = answer if computed else (None, False)   # (Ctrl-C: no bound, and no search)
         if computed:
-            tokens = " + last-pick tokens" if _beside_relaxation(game) > game.start_money else ""
+            tokens = " + last-pick tokens" if outside > game.start_money else ""
             say(f"bound on the final score: {bound} (start money{tokens} + the relaxation of the offered machines)"
                 if bound is not None else "no bound on the final score in the time given")
         later = deadline - BESIDE_MARGIN - time.monotonic()
@@ -155,8 +156,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             if value is None:
                 return
             relaxing = None
-            if bound is None or _beside_relaxation(game) + value < bound:
-                bound = _beside_relaxation(game) + value
+            if bound is None or outside + value < bound:
+                bound = outside + value
                 say(f"bound on the final score: {bound} (the relaxation went on beside the search)")
                 if best_score:
                     show(best_score[0])

@@ -286,19 +286,13 @@ def test_a_drawing_without_colours_says_so():
 
 def test_the_replay_table_shows_funner_tokens_apart_from_income_and_cost():
     """QA: a first pick's build of 3 tiles read "cost -4" and FN11's income of 6 "+7", the tokens inside."""
-    from io import StringIO
-
-    from rich.console import Console
-
     from cli import _replay_table
     from models.game import load_game
     from models.replay import replay_game
 
     result = replay_game(load_game(Path(__file__).parent / "data" / "funner-tokens.json"))
-    screen = Console(file=StringIO(), width=140, color_system=None)
-    screen.print(_replay_table(result, 140))
     rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
-            for line in screen.file.getvalue().splitlines() if line.startswith("│")}
+            for line in _table_text(_replay_table(result, 140)).splitlines() if line.startswith("│")}
     # offered, taken, built, income, new tiles, moves, cost, tokens, penalty, money
     assert rows["2"][3:] == ["+9", "3", "", "-3", "-1 first", "", "9"]
     assert rows["3"][3:] == ["+6", "3", "", "-3", "+1 last", "", "13"]
@@ -306,6 +300,7 @@ def test_the_replay_table_shows_funner_tokens_apart_from_income_and_cost():
 
 
 def _table_text(table) -> str:
+    """A rich table as 140 columns of plain text."""
     from io import StringIO
 
     from rich.console import Console

@@ -311,10 +311,12 @@ def test_an_optional_answer_names_the_machines_it_left_out():
 
     layout = load_layout(EXAMPLES_DIR / "rulebook-round2.json")
     result = StaticResult("FEASIBLE", layout, 23, 30.0, 0.2, 1.0, 0.1, 0.5, 0.5)
-    screen = Console(file=StringIO(), width=120, color_system=None)
-    screen.print(_summary(result, [*layout.machine_ids, "FF01"]))
-    row = next(line for line in screen.file.getvalue().splitlines() if "left out" in line)
+
+    def summary(ids: list[str]) -> str:
+        screen = Console(file=StringIO(), width=120, color_system=None)
+        screen.print(_summary(result, ids))
+        return screen.file.getvalue()
+
+    row = next(line for line in summary([*layout.machine_ids, "FF01"]).splitlines() if "left out" in line)
     assert row.split() == ["left", "out", "FF01", "(2", "of", "3", "placed)"]
-    screen = Console(file=StringIO(), width=120, color_system=None)
-    screen.print(_summary(result, list(layout.machine_ids)))
-    assert "left out" not in screen.file.getvalue()
+    assert "left out" not in summary(list(layout.machine_ids))

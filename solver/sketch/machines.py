@@ -232,13 +232,12 @@ def viable_positions(ctx: Context, state: State, machine: int, ranked: list[Cand
             yield candidate
 
 
-def _wanted(ctx: Context, rest: list[str] | None, inputs: list, k: int) -> frozenset[str] | None:
-    """The colours inputs still to route may want from a supply: the machine's inputs but the k-th and those of
-    the machines still to place (None where those are not known)."""
-    if rest is None:
+def _wanted(later: frozenset[str] | None, inputs: list, k: int) -> frozenset[str] | None:
+    """The colours inputs still to route may want from a supply: the machine's inputs but the k-th, and `later`,
+    those of the machines still to place (None where those are not known)."""
+    if later is None:
         return None
-    mine = {c for j, (spec, _) in enumerate(inputs) if j != k for c in spec.colors}
-    return frozenset(mine | {c for m in rest for colors, _ in ctx.table[m][0] for c in colors})
+    return later.union(c for j, (spec, _) in enumerate(inputs) if j != k for c in spec.colors)
 
 
 def place_machine(ctx: Context, state: State, machine_id: str, candidate: Candidate,
@@ -255,10 +254,11 @@ def place_machine(ctx: Context, state: State, machine_id: str, candidate: Candid
     inputs = [(port.spec, (ctx.board.neighbour(*port.slot), ctx.opposite[port.slot[1]]))
               for i, port in enumerate(candidate.placement.ports) if port.spec.is_input and i not in candidate.direct]
     ctx.rng.shuffle(inputs)
+    later = None if rest is None else frozenset(c for m in rest for colors, _ in ctx.table[m][0] for c in colors)
     for retry in (False, True):
         new = stood.copy()
         failed = next((k for k, (spec, start) in enumerate(inputs)
-                       if not join_input(ctx, new, len(state.machines), spec, start, _wanted(ctx, rest, inputs, k))),
+                       if not join_input(ctx, new, len(state.machines), spec, start, _wanted(later, inputs, k))),
                       None)
         if failed is None:
             break

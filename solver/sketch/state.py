@@ -219,27 +219,19 @@ def _adopt_loose_ports(fixed: Layout, conn, state: State) -> None:
     This lets `fixed` hold machines that must stay where they are while their
     pipes and tanks are laid anew (Funner machines never move).
     """
-    geometry = fixed.ruleset.geometry
     ports = [(fixed.ports[loose.node[1]], loose) for loose in conn.loose_ends if loose.node[0] == "port"]
     ports.sort(key=lambda pair: pair[0].spec.is_input)  # outputs first: their stubs may share a cell
     for port, loose in ports:
-        facing = fixed.board.neighbour(loose.cell, loose.side)
-        if facing is None or facing in state.machine_at or facing in state.tanks or facing in state.blocked:
+        start = _facing_slot(fixed, loose)
+        if start is None or start[0] in state.machine_at or start[0] in state.tanks or start[0] in state.blocked:
             continue
-        start = (facing, geometry.opposite(loose.side))
-        here = state.pieces.get(facing, ())
+        here = state.pieces.get(start[0], ())
         if start[1] in set().union(*(p.sides for p in here)):
             continue
         if port.spec.is_input:
-            if not here:
-                state.reserved.setdefault(facing, start)
-            state.loose_inputs.append((port.machine, port.spec, start))
-            continue
-        net_id = conn.network_of[loose.node]
-        net = state.nets[net_id]
-        net.kind = "black" if port.spec.is_black else "product"
-        net.stub = start
-        state.pieces[facing] = here + (Piece(net_id, frozenset({start[1]})),)
+            _route_first(state, port, start, reserve=not here)
+        else:
+            _wait_as_stub(state, conn.network_of[loose.node], start, port.spec.is_black)
 
 
 def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
@@ -247,26 +239,41 @@ def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
     machine outputs: routed on from there as that input would be, or waiting there as those outputs' stub.
     Frozen pieces are never extended, so such a pipe was a loose end no sketch could close (QA: FF25 fixed with
     one pipe at its input, and FF39 beside it, ended UNKNOWN). A pipe serving no machine is left as it is."""
-    geometry = fixed.ruleset.geometry
     ends: dict[int, list] = {}
     for loose in conn.loose_ends:
         if loose.node[0] == "pipe":
             ends.setdefault(conn.network_of[loose.node], []).append(loose)
     for net_id, (loose, *more) in ends.items():
         network = conn.networks[net_id]
-        facing = fixed.board.neighbour(loose.cell, loose.side)
-        if more or facing is None or not state.is_empty(facing) or network.supplies:
+        start = _facing_slot(fixed, loose)
+        if more or start is None or not state.is_empty(start[0]) or network.supplies:
             continue   # (several open ends, or a supply's: left as they are)
-        start = (facing, geometry.opposite(loose.side))
         if network.outputs and state.nets[net_id].stub is None:
-            black = any(fixed.ports[i].spec.is_black for i in network.outputs)
-            state.nets[net_id].kind = "black" if black else "product"
-            state.nets[net_id].stub = start
-            state.pieces[facing] = (Piece(net_id, frozenset({start[1]})),)
+            _wait_as_stub(state, net_id, start, any(fixed.ports[i].spec.is_black for i in network.outputs))
         elif not network.outputs and len(network.inputs) == 1:
-            port = fixed.ports[network.inputs[0]]
-            state.reserved.setdefault(facing, start)
-            state.loose_inputs.append((port.machine, port.spec, start))
+            _route_first(state, fixed.ports[network.inputs[0]], start, reserve=True)
+
+
+def _facing_slot(fixed: Layout, loose) -> Slot | None:
+    """The cell a loose end faces, entered from its side; None off the board."""
+    facing = fixed.board.neighbour(loose.cell, loose.side)
+    return None if facing is None else (facing, fixed.ruleset.geometry.opposite(loose.side))
+
+
+def _route_first(state: State, port, start: Slot, reserve: bool) -> None:
+    """A fixed machine's input reached from `start`, routed before any machine is placed (its facing cell
+    reserved meanwhile, unless something is already there)."""
+    if reserve:
+        state.reserved.setdefault(start[0], start)
+    state.loose_inputs.append((port.machine, port.spec, start))
+
+
+def _wait_as_stub(state: State, net_id: int, start: Slot, black: bool) -> None:
+    """An output network waiting at `start` for a consumer or a reservoir: a one-sided stub piece there."""
+    net = state.nets[net_id]
+    net.kind = "black" if black else "product"
+    net.stub = start
+    state.pieces[start[0]] = state.pieces.get(start[0], ()) + (Piece(net_id, frozenset({start[1]})),)
 
 
 def to_layout(ctx: Context, state: State, fixed: Layout | None, extendable: bool = False) -> Layout | None:
