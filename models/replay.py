@@ -2,8 +2,10 @@
 
 The cost of a round is the multiset difference between the layout at its end
 and at its start: a tile that is new or moved costs its price, a removed tile is
-free, a crossing added over an existing straight costs only its new pipe, and a
-machine that changed place or rotation costs the ruleset's move cost.
+free, a crossing added over an existing straight costs only its new pipe, a tile
+of two pipes (a double connector, the diagonal tile) that moved or turned whole
+costs one move, and a machine that changed place or rotation costs the
+ruleset's move cost.
 """
 from __future__ import annotations
 
@@ -105,8 +107,34 @@ def machine_moves(before: Layout, after: Layout) -> list[str]:
 
 
 def round_cost(before: Layout, after: Layout) -> int:
-    new, _ = tile_changes(before, after)
-    return sum(t.cost for t in new) + after.ruleset.machine_move_cost * len(machine_moves(before, after))
+    new, removed = tile_changes(before, after)
+    return (sum(t.cost for t in new) - moved_whole(after.ruleset, new, removed)
+            + after.ruleset.machine_move_cost * len(machine_moves(before, after)))
+
+
+def moved_whole(ruleset, new: list[Tile], removed: list[Tile]) -> int:
+    """How many tiles of two pipes reappear whole, moved or turned: each is one move (1), not a new tile (2).
+
+    RULES 1: "move a reservoir, container or connector (1 each)", and a double connector or the diagonal tile
+    is one tile though it prices 2 when new. A double connector keeps its kind when it moves or turns: two
+    straights stay a crossing, two curves a double curve (QA: moving a crossing was charged 2).
+    """
+    def kinds(tiles: list[Tile]) -> Counter:
+        found = Counter(t.kind for t in tiles if t.kind == "diagonal")
+        if ruleset.pipes_of_a_cell_are_one_tile:
+            pipes: dict = {}
+            for t in tiles:
+                if t.kind == "pipe":
+                    pipes.setdefault(t.cell, []).append(t)
+            found.update(("double", _is_straight(ruleset, both[0])) for both in pipes.values() if len(both) == 2)
+        return found
+
+    return sum((kinds(new) & kinds(removed)).values())
+
+
+def _is_straight(ruleset, pipe: Tile) -> bool:
+    sides = pipe.sides or ()
+    return len(sides) == 2 and ruleset.geometry.opposite(sides[0]) == sides[1]
 
 
 def solo_ladder_verdict(ruleset, final_score: int) -> str | None:

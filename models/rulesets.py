@@ -35,6 +35,9 @@ class Ruleset:
     #: hex: any number of pipe pieces on disjoint sides
     multi_pipe_max_sides: int = 2
     max_pipes_per_cell: int = 2
+    #: square: a cell's two pipes are one tile (a double connector), which moves or turns whole for one move;
+    #: hex: every pipe piece is a tile of its own
+    pipes_of_a_cell_are_one_tile: bool = True
     diagonal_available: bool = True
     x_splitter_available: bool = True
     #: Funner's special machines print ports of 2 or 4 colours (any one of them); the square games one colour
@@ -109,6 +112,7 @@ FACTORY_FUNNER = Ruleset(
     max_machine_moves=0,
     multi_pipe_max_sides=6,
     max_pipes_per_cell=3,
+    pipes_of_a_cell_are_one_tile=False,
     diagonal_available=False,
     multi_colour_ports=True,
     first_pick_fee=1,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from builders import machine, pipe, supply, tank
+from builders import machine, make_layout, pipe, supply, tank
 from test_game_rules import ROUND1, game, replay
 
 from models.layout import parse_layout
@@ -174,3 +174,31 @@ def test_a_taken_machine_not_built_with_the_layout_unchanged_is_legal():
                           {"offered": ["FF08"], "taken": "FF08", "layout": copy.deepcopy(ROUND1)}]))
     assert result.legal, result.violations
     assert (result.rounds[1].penalty, result.money) == (5, 3)
+
+
+def test_a_double_connector_or_diagonal_tile_moved_or_turned_whole_costs_one_move():
+    """RULES 1: "move a reservoir, container or connector (1 each)": a double connector and the diagonal tile
+    are one tile each, priced 2 when new (1 per pipe) but 1 when moved or turned (QA: a moved crossing cost 2).
+    A crossing is never a double curve: laying one where the other was is a new tile."""
+    def laid(*tiles):
+        return make_layout(tiles=tiles, options={"diagonal_intersection": True})
+
+    crossing = laid(("pipe", (6, 6), "N", "S"), ("pipe", (6, 6), "E", "W"))
+    assert round_cost(crossing, laid(("pipe", (6, 7), "N", "S"), ("pipe", (6, 7), "E", "W"))) == 1
+    double_curve = laid(("pipe", (6, 6), "N", "E"), ("pipe", (6, 6), "S", "W"))
+    assert round_cost(double_curve, laid(("pipe", (6, 6), "E", "S"), ("pipe", (6, 6), "W", "N"))) == 1
+    assert round_cost(double_curve, laid(("pipe", (6, 7), "N", "S"), ("pipe", (6, 7), "E", "W"))) == 2
+    assert round_cost(laid(), crossing) == 2
+    assert round_cost(laid(("pipe", (6, 6), "N", "S")), crossing) == 1
+    diagonal = laid(("diagonal", (4, 1), 0))
+    assert round_cost(laid(), diagonal) == 2
+    assert round_cost(diagonal, laid(("diagonal", (6, 6), 90))) == 1
+
+
+def test_funner_pipe_pieces_sharing_a_hex_are_tiles_of_their_own():
+    """RULES 2: placing or moving a pipe piece costs 1 each, so two pieces moved out of one hex cost 2."""
+    def laid(cell):
+        return make_layout(tiles=[("pipe", cell, "E", "W"), ("pipe", cell, "NE", "SW")], board="A",
+                           ruleset="factory-funner")
+
+    assert round_cost(laid((2, 2)), laid((2, 3))) == 2
