@@ -69,7 +69,8 @@ def topology_bound(
     optional: bool = False, time_limit: float = 5.0, groups: list[list[str]] | None = None,
     fed_pattern: dict[tuple[str, str], int] | None = None, count_pipes: bool = True,
     ranks: dict[str, int] | None = None, pair_cuts: bool = True, triangles: bool = False,
-    game: bool = False, joined: bool = False, trees: bool = False,
+    game: bool = False, joined: bool = False, trees: bool = False, cells: int | None = None,
+    most: int | None = None,
 ) -> TopologyBound:
     """`groups`: at most one machine of each group is placed (a round's offer, for the planner).
 
@@ -90,6 +91,8 @@ def topology_bound(
     networks join (`_spanning_trees`): seconds of embedding each, so callers ask for them on up to
     JOINED_MACHINES machines. `trees`: the answer carries the last solution's groups of machines as
     trees (`TopologyBound.trees`), which solver/relaxed_starts.py lays on the board.
+    `cells`: the board's playable cells, which the placed machines, tanks and pipes must fit in (`add_area`).
+    `most` places at most that many machines: the answer's `chosen` is then a pick, and its value no bound.
     """
     began = time.monotonic()
     relaxation = _Relaxation(ruleset, catalog, list(machine_ids), optional or False, objective, groups, ranks)
@@ -98,13 +101,19 @@ def topology_bound(
     if game:
         relaxation.add_junction_cost()
     relaxation.add_supplies()
+    if cells is not None:
+        relaxation.add_area(cells)
+    if most is not None:
+        relaxation.model.Add(sum(relaxation.placed.values()) <= most)
     if count_pipes and pair_cuts:
-        relaxation.add_pair_cuts(deadline=began + time_limit)
+        relaxation.add_pair_cuts(deadline=began + PAIR_CUT_SHARE * time_limit)
     if fed_pattern is not None:
         for ii, (b, pi) in enumerate(relaxation.ins):
             if (b, pi.at) in fed_pattern:
                 relaxation.model.Add(relaxation.fed[ii] == fed_pattern[(b, pi.at)])
-    return relaxation.solve(time_limit, count_pipes, count_pipes and _with_triangles(ruleset, pair_cuts, triangles))
+    # (the solve gets what the tables left: with the whole limit again, fifty-five optional machines took 10 s of 5)
+    return relaxation.solve(max(0.01, began + time_limit - time.monotonic()), count_pipes,
+                            count_pipes and _with_triangles(ruleset, pair_cuts, triangles))
 
 
 def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str], most: int, time_limit: float,
@@ -312,6 +321,18 @@ class _Relaxation:
                           <= sum((po.amount or 0) * self.placed[a] for a, po in outs if c in po.colors))
         # one end-product reservoir per black output, beside it
         self.tanks.append(sum(self.placed[m] for m in self.ids for p in self.catalog[m].outputs if p.is_black))
+
+    def add_area(self, cells: int) -> None:
+        """The placed machines' bodies, the tanks and the pipes fit in the board's `cells` playable cells.
+
+        A cell holds one machine cell or one tank, or up to `max_pipes_per_cell` pipes (a double
+        connector holds two). Only --optional picks from many machines feel it: all fifty-five machines
+        of the square catalogue had a bound of 792 on a board of 77 cells (642 with it).
+        """
+        per_cell = self.ruleset.max_pipes_per_cell
+        body = self.ruleset.machine_shape.cell_count
+        self.model.Add(per_cell * (body * sum(self.placed.values()) + sum(self.tanks)) + sum(self.pipes)
+                       <= per_cell * cells)
 
     def add_junction_cost(self) -> None:
         """A game pays, beyond its final layout, at least one point per `junctions_per_point` networks
@@ -699,6 +720,9 @@ class _Relaxation:
         chosen = [m for m in order if solver.Value(self.placed[m])]
         return TopologyBound(value, status == cp_model.OPTIMAL, order, chosen=chosen)
 
+
+#: the share of `topology_bound`'s time the pair-cut tables may take (the solve gets the rest)
+PAIR_CUT_SHARE = 0.5
 
 #: relations whose networks hold at most this many tiles in the relaxation's solution make its rigid clusters
 CHEAP_TILES = 1

@@ -68,6 +68,10 @@ SKETCH_RETRY = 0.6
 #: machine, then the two before it, ...: the first walk gives up after this share of the time (at least
 #: SKETCH_GIVE_UP_FLOOR seconds), and after the second share only one machine is left
 FEWER = (0.25, 0.7)
+#: --optional sets of more than OPTIONAL_WHOLE machines walk first with the relaxation's best OPTIONAL_MOST, picked
+#: in PICK[0] of the time limit, from PICK[1] to PICK[2] seconds (`_optional_pick`: in half a second the
+#: relaxation of the 55 square machines had picked five)
+OPTIONAL_WHOLE, OPTIONAL_MOST, PICK = 12, 10, (0.1, 1.0, 2.0)
 SKETCH_GIVE_UP_FLOOR = 1.0
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
@@ -282,10 +286,16 @@ def solve_static(
         return result("INFEASIBLE", explanation=reason)
     # small sets get the triangle cuts at once: a bound that meets the first walks' best ends them
     early = len(ids) <= TRIANGLES_FIRST
+    # more than OPTIONAL_WHOLE optional machines: a bound far above any layout whatever it is given, so a short one
+    # without the pair cuts (55 machines: 7.6 s of tables) leaves the time to the walks; the board's area binds
+    # only them (fewer machines fit with room to spare: it would only turn the relaxation's ties)
+    many = optional and len(ids) > OPTIONAL_WHOLE
     topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                                         time_limit=min(BOUND_SECONDS, BOUND_SHARE * time_limit)
+                                         time_limit=_pick_seconds(time_limit) if many else
+                                         min(BOUND_SECONDS, BOUND_SHARE * time_limit)
                                          + (_triangle_seconds(time_limit) if early else 0.0),
-                                         pair_cuts=not diagonal, triangles=early)
+                                         pair_cuts=not diagonal and not many, triangles=early,
+                                         cells=len(board.cells) if many else None)
     if topo.infeasible:
         return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
 
@@ -343,7 +353,7 @@ def solve_static(
             at_bound = (lambda: False) if objective != "profit" or topo.value is None else (
                 lambda: walked[0] >= topo.value)
             return sketch_and_improve(ruleset, board, catalog, machines, schedule, workers, walk_seed, fixed=fixed,
-                                      order=[m for m in topo.order if m in machines],
+                                      order=[m for m in topo.order if m in machines] if machines is ids else machines,
                                       interrupted=lambda: interrupt.flag or at_bound(), on_better=better,
                                       worth=ranking(objective))
 
@@ -365,13 +375,19 @@ def solve_static(
             if fewer:   # (time left to walk again with fewer machines)
                 schedule = replace(schedule, give_up=min(schedule.give_up,
                                                          max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
-            walks = walk(schedule, seed, sketched)
+            kept = _optional_pick(ruleset, board, catalog, ids, time_limit) if fewer else ids
+            first = schedule
+            if kept is not ids:   # a pick is sketched in 2-6 s, or not: up to half the time left for fewer machines
+                give_up = max(schedule.give_up,
+                              min(SKETCH_GIVE_UP, (start + FEWER[1] * time_limit - time.monotonic()) / 2))
+                first = replace(schedule, give_up=give_up, sketch_seconds=max(schedule.sketch_seconds, give_up))
+            walks = walk(first, seed, sketched, kept)
             # walks in rounds that found no sketch at all try again with fresh seeds (other orders and
             # preferences) while SKETCH_RETRY of the time lasts; CP-SAT's greedy construction rarely lays 10
             while (rounds_first and walks.layout is None and not interrupt.flag
                    and start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
                 walks = walk(schedule, seed + next(rounds) * WALK_AGAIN_SEED, sketched)
-            kept, dropping = [m for m in topo.order if m in ids], 1
+            kept, dropping = [m for m in topo.order if m in kept] if kept is ids else kept, 1
             while fewer and walks.layout is None and len(kept) > 1 and not interrupt.flag:
                 # --optional where no sketch lays every machine: the last of the feeding order left out, then the
                 # two before it, four, ... (QA: classic-C FF02,FF05,FF10,FF13,FF20,FF24,FF30,FF36,FF40,FF50
@@ -381,7 +397,8 @@ def solve_static(
                 kept = (kept[:max(1, len(kept) - dropping)] if left > SKETCH_GIVE_UP_FLOOR
                         else [max(kept, key=lambda m: catalog[m].income)])
                 dropping *= 2
-                walks = walk(replace(schedule, sketch_seconds=min(schedule.sketch_seconds, max(left, 0.0)),
+                walks = walk(replace(schedule, sketch_seconds=min(schedule.sketch_seconds,
+                                                                  max(left, SKETCH_GIVE_UP_FLOOR)),
                                      give_up=max(min(schedule.give_up, left), SKETCH_GIVE_UP_FLOOR)),
                              seed, sketched, kept)
             start_layout, sketch_start = walks.layout, walks.sketch
@@ -411,7 +428,7 @@ def solve_static(
                 if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
         relaxed = topo.value if early or diagonal else interrupt.abortable(lambda: _tightened_by_triangles(
-            ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic()), topo.value)
+            ruleset, board, catalog, ids, objective, optional, topo.value, deadline - time.monotonic()), topo.value)
         if relaxed is not None and relaxed != topo.value:
             add_objective_bound(built, relaxed)
         track = _Track(objective, relaxed, first_seconds, best,
@@ -637,6 +654,26 @@ def _round_schedule(time_limit: float, moves: bool, left: float = math.inf) -> S
                     later_stall=max(ROUND_STALL[0], ROUND_STALL[1] * time_limit))
 
 
+def _optional_pick(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], time_limit: float) -> list[str]:
+    """The machines an --optional solve's walks start from: all of them up to OPTIONAL_WHOLE, else the
+    relaxation's best OPTIONAL_MOST (in feeding order), which the sketches can lay.
+
+    All 55 square machines on classic-A: offered every machine, or the 31 the relaxation places in the board's
+    area, the walks laid none before the time was gone and a 30 s solve answered the empty board (0); from the
+    relaxation's best ten they reach 127. Up to twelve machines the walks are offered all of them, and leave
+    machines out only when no sketch lays them all.
+    """
+    if len(ids) <= OPTIONAL_WHOLE:
+        return ids
+    picked = topology_bound(ruleset, catalog, ids, "profit", True, time_limit=_pick_seconds(time_limit),
+                            pair_cuts=False, cells=len(board.cells), most=OPTIONAL_MOST)
+    return [m for m in picked.chosen if m in ids] if picked.chosen else ids
+
+
+def _pick_seconds(time_limit: float) -> float:
+    return min(PICK[2], max(PICK[1], PICK[0] * time_limit))
+
+
 def _sketch_seconds(machines: int, time_limit: float) -> float:
     share, cap = SKETCH_LARGE if machines >= SKETCH_MANY else SKETCH_SMALL
     return min(cap, share * time_limit)
@@ -646,8 +683,8 @@ def _triangle_seconds(seconds_left: float) -> float:
     return min(TRIANGLE_SECONDS, TRIANGLE_SHARE * seconds_left)
 
 
-def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
-                            value: int | None, seconds_left: float) -> int | None:
+def _tightened_by_triangles(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], objective: str,
+                            optional: bool, value: int | None, seconds_left: float) -> int | None:
     """The relaxation's bound with the triangle cuts too (solver/triangle_cuts.py), or `value` as it was.
 
     Asked after the first walks for more than TRIANGLES_FIRST machines: separating
@@ -656,7 +693,8 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
     if value is None or not triangles_supported(ruleset):
         return value
     tightened = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                               time_limit=_triangle_seconds(seconds_left), triangles=True)
+                               time_limit=_triangle_seconds(seconds_left), triangles=True,
+                               cells=len(board.cells) if optional and len(ids) > OPTIONAL_WHOLE else None)
     return value if tightened.value is None else round(_tighter(tightened.value, value, objective))
 
 

@@ -166,6 +166,17 @@ def test_an_optional_set_no_sketch_lays_whole_is_laid_in_part():
     assert len(result.layout.machines) >= 5 and result.objective >= 50
 
 
+def test_optional_over_the_whole_catalogue_lays_a_factory():
+    """QA: all 55 machines --optional answered the empty board (0) at 4-30 s: the walks were offered every machine
+    and laid none. They now start from the relaxation's best ten within the board's area."""
+    ids = list(CATALOG.machines)
+    assert len(ids) == 55
+    result = solve(ids, optional=True, workers=1, time_limit=12)
+    assert result.layout is not None and check_layout(result.layout).legal
+    assert len(result.layout.machines) >= 6 and result.objective >= 60
+    assert result.bound is not None and result.bound < 700   # the area row: 792 without it
+
+
 def test_an_optional_build_never_scores_below_leaving_everything_out():
     # CP-SAT alone (no sketches) with one worker and little time: it used to answer UNKNOWN or -69 here
     result = solve(["FF39"], optional=True, greedy=False, workers=1, time_limit=1.0)
