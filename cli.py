@@ -29,7 +29,9 @@ from rich.table import Table
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
                               output_option, repeated_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
+from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
 from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, silence_stdout
+from models.wording import counted
 
 console = Terminal()
 err_console = Terminal(stderr=True)
@@ -194,7 +196,7 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
     chosen = list(all_boards.values())
     if board_id is not None:
         if board_id not in all_boards:
-            raise click.BadParameter(f"unknown board {board_id!r} (known: {', '.join(all_boards)})", param_hint="BOARD_ID")
+            raise click.BadParameter(f"unknown board {spelled(board_id)} (known: {', '.join(all_boards)})", param_hint="BOARD_ID")
         chosen = [all_boards[board_id]]
     if as_json:   # a boards file: it works as --boards FILE
         _print_json(boards_document(ruleset, chosen))
@@ -264,7 +266,7 @@ def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: boo
         if result.legal:
             console.print(f"[green bold]legal[/]: {layout_path}, score {result.score.total}")
         else:
-            console.print(_violation_table(result.violations, f"{len(result.violations)} violation(s) in {layout_path}"))
+            console.print(_violation_table(result.violations, f"{counted(len(result.violations), 'violation')} in {layout_path}"))
             console.print(f"[red bold]illegal[/]: {layout_path}")
     sys.exit(0 if result.legal else 1)
 
@@ -283,7 +285,7 @@ def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
         return
     console.print(_score_table(result.score))
     if not result.legal:
-        console.print(f"[yellow]note: the layout breaks {len(result.violations)} rule(s); run `factoryfun check`[/]")
+        console.print(f"[yellow]note: the layout breaks {counted(len(result.violations), 'rule')}; run `factoryfun check`[/]")
 
 
 @main.command()
@@ -300,14 +302,16 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
     result = check_layout(layout)
     highlight = [c for v in result.violations for c in v.cells]
     if svg_path:
-        verdict = "" if result.legal else f", illegal ({len(result.violations)} violation(s) outlined)"
+        # (the rules named: QA saw outlined cells and no word of what they broke)
+        broken = ", ".join(dict.fromkeys(v.rule for v in result.violations))
+        verdict = "" if result.legal else f", illegal ({counted(len(result.violations), 'violation')} outlined: {broken})"
         _write(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}{verdict}",
                                         highlight_cells=highlight))
     if as_json:
         _print_json({**layout.to_dict(), "result": {"legal": result.legal, **result.score.summary()}})
         return
     _draw(layout, highlight)
-    verdict = "legal" if result.legal else f"illegal ({len(result.violations)} violations)"
+    verdict = "legal" if result.legal else f"illegal ({counted(len(result.violations), 'violation')})"
     count = len(layout.machines)
     console.print(f"{layout.board.id}: {count} machine{'' if count == 1 else 's'}, score {result.score.total}, {verdict}")
 
@@ -330,7 +334,7 @@ def _replay_table(result, width: int | None = None) -> Table:
         table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "undone" if r.undone else "no",
                       f"+{r.machine_income}" if r.machine_income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
                       f"-{r.tiles_cost}" if r.tiles_cost else "", *([" ".join(token)] if tokens else []),
-                      f"-{r.penalty}" if r.penalty else "", str(r.money))
+                      f"-{r.penalty_alone}" if r.penalty_alone else "", str(r.money))
     return table
 
 
@@ -343,11 +347,13 @@ def _replay_table(result, width: int | None = None) -> Table:
 def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: str | None, svg_path: str | None,
            show_final: bool) -> None:
     """Replay a game round by round and score it. Exit 0 legal, 1 illegal, 2 unreadable."""
+    from models.analysis import require_taken
     from models.game import load_game
     from models.replay import grouped_violations, replay_game
 
     distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     game = load_game(game_path, catalog_path, boards_path)
+    require_taken(game, game_path, "a played game")   # (QA: a bare sequence was scored as a game taking nothing)
     result = replay_game(game)
     document = game.to_dict(result.to_dict())
     if as_json:
@@ -365,7 +371,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
             console.print(f"solo ladder: {result.ladder} a level" if result.ladder != "stay" else "solo ladder: stay on this level")
         if result.violations:
             grouped = grouped_violations(result.violations)
-            title = f"{len(grouped)} violation(s)" + (f" ({len(result.violations)} round by round)"
+            title = counted(len(grouped), "violation") + (f" ({len(result.violations)} round by round)"
                                                       if len(grouped) < len(result.violations) else "")
             console.print(_violation_table([v for _, v in grouped], title, [r for r, _ in grouped]))
             console.print("[red bold]illegal game[/]")
@@ -409,7 +415,7 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
     if board_id is None:
         board_id = next(iter(known))
     if board_id not in known:
-        raise click.BadParameter(f"unknown board {board_id!r} (known: {', '.join(known)})", param_hint="--board")
+        raise click.BadParameter(f"unknown board {spelled(board_id)} (known: {', '.join(known)})", param_hint="--board")
     try:
         document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed,
                                    players or DEFAULT_PLAYERS, rounds, solo)

@@ -22,7 +22,7 @@ from rich.text import Text
 from .check import Violation
 from .errors import DocumentError
 from .game import Game
-from .layout import OPTION_DEFAULTS, Layout
+from .layout import Layout, with_defaults
 from .replay import ReplayResult, RoundReport, grouped_violations, replay_game
 from .terminal import ID_WIDTH, NARROW_WIDTH, cell_padding
 
@@ -166,11 +166,13 @@ class Analysis:
         if self.score_gap >= 0:
             return []
         losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))
-        out = [Shortfall(r.number, -r.change, _loss_reason(r)) for r in losing[:limit]]
-        rest = sorted(r.number for r in losing[limit:])
+        # one round beyond the limit is named as the others are (QA: "1 more round (5): less money than the plan")
+        shown = losing[:limit + 1] if len(losing) == limit + 1 else losing[:limit]
+        out = [Shortfall(r.number, -r.change, _loss_reason(r)) for r in shown]
+        rest = sorted(r.number for r in losing[len(shown):])
         if rest:   # named as a sum, so the lines add up to the difference (QA: -31 listed against -32)
-            out.append(Shortfall(None, -sum(r.change for r in losing[limit:]),
-                                 f"{len(rest)} more round{'s' if len(rest) > 1 else ''} "
+            out.append(Shortfall(None, -sum(r.change for r in losing[len(shown):]),
+                                 f"{len(rest)} more rounds "
                                  f"({', '.join(map(str, rest))}): less money than the plan"))
         if self.chain_difference < 0:
             out.append(Shortfall(None, -self.chain_difference,
@@ -202,8 +204,8 @@ def _loss_reason(r: RoundComparison) -> str:
     parts: list[str] = []
     if not r.same_choice:
         parts.append(f"{r.played.choice} (plan: {r.best.choice})")
-    if p.penalty:
-        parts.append(f"penalty {p.penalty}")
+    if p.penalty_alone:
+        parts.append(f"penalty {p.penalty_alone}")
     elif p.taken is not None and not p.built and p.last_pick:
         parts.append("no penalty (the last pick)")   # (QA: a skip with no penalty said nothing of why)
     if p.built and b.built and p.machine_income != b.machine_income:
@@ -222,7 +224,7 @@ def _loss_reason(r: RoundComparison) -> str:
 
 # -- building the comparison ---------------------------------------------------------
 def _options(game: Game) -> dict[str, Any]:
-    return {**OPTION_DEFAULTS, **game.options}
+    return with_defaults(game.options)
 
 
 def require_taken(game: Game, source: str, what: str) -> None:
@@ -332,7 +334,7 @@ def money_moves(r: RoundReport) -> list[tuple[str, int]]:
     """The round's money movements that are not zero: income (+), Funner's last-pick token (+), build (-), its
     first-pick token (-), penalty (-). The tokens are named: QA read a first pick's -1 as a dearer build."""
     moves = [("income", r.machine_income), ("last pick", r.last_pick_token),
-             ("build", -r.tiles_cost), ("first pick", -r.first_pick_fee), ("penalty", -r.penalty)]
+             ("build", -r.tiles_cost), ("first pick", -r.first_pick_fee), ("penalty", -r.penalty_alone)]
     return [(kind, value) for kind, value in moves if value]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import DocumentError, expect, expect_cell, expect_int_in, expect_plain_id, require_keys
+from .errors import DocumentError, as_json, expect, expect_cell, expect_int_in, expect_plain_id, require_keys
 from .geometry import GEOMETRIES, Cell, Geometry
 from .jsonio import read_json
 from .paths import BOARDS_DIR
@@ -96,11 +96,17 @@ def _parse_cells(source: str, key: str, raw: object) -> set[Cell]:
 def _shape(source: str, key: str, raw: dict) -> tuple[set[Cell], int, int]:
     """The board's cells (listed, or a rows x cols rectangle) and its bounding rows and cols."""
     if "cells" in raw:
+        for extra in ("rows", "cols"):   # (QA: both were taken, the rows and cols silently ignored)
+            if extra in raw:
+                raise DocumentError(source, f"{key}.{extra}", "give the board's cells or its rows and cols, not both")
         shape = _parse_cells(source, f"{key}.cells", raw["cells"])
         if not shape:
             raise DocumentError(source, f"{key}.cells", "a board needs at least one cell")
         return shape, max(c[1] for c in shape) + 1, max(c[0] for c in shape) + 1
     cap = f"boards are at most {MAX_SIDE}x{MAX_SIDE}"
+    for needed in ("rows", "cols"):
+        if needed not in raw:
+            raise DocumentError(source, f"{key}.{needed}", "missing key (a board gives rows and cols, or cells)")
     rows = expect_int_in(source, f"{key}.rows", raw.get("rows"), 1, MAX_SIDE, "an integer row count", note=cap)
     cols = expect_int_in(source, f"{key}.cols", raw.get("cols"), 1, MAX_SIDE, "an integer column count", note=cap)
     return {(r, c) for r in range(rows) for c in range(cols)}, rows, cols
@@ -111,9 +117,10 @@ def _parse_board(source: str, key: str, raw: object) -> Board:
     assert isinstance(raw, dict)
     geometry = GEOMETRIES.get(raw["geometry"])
     if geometry is None:
-        raise DocumentError(source, f"{key}.geometry", f"unknown geometry {raw['geometry']!r}")
-    pillars = _parse_cells(source, f"{key}.pillars", raw.get("pillars") or [])
-    blocked = _parse_cells(source, f"{key}.blocked", raw.get("blocked") or [])
+        raise DocumentError(source, f"{key}.geometry", f"unknown geometry {as_json(raw['geometry'])}")
+    # (absent: none; a null or an object is an error, not "none": QA saw a null drop classic-A's pillar)
+    pillars = _parse_cells(source, f"{key}.pillars", raw.get("pillars", []))
+    blocked = _parse_cells(source, f"{key}.blocked", raw.get("blocked", []))
     both = sorted(pillars & blocked)
     if both:
         raise DocumentError(source, f"{key}.pillars", "cell is both a pillar and blocked", both[0])
@@ -136,12 +143,12 @@ def parse_boards(document: object, ruleset: Ruleset, source: str) -> dict[str, B
     require_keys(source, "", document, {"ruleset", "boards"}, {"source"})
     assert isinstance(document, dict)
     if document["ruleset"] != ruleset.id and not (ruleset.id == "factory-fun-2006" and document["ruleset"] == "factory-fun"):
-        raise DocumentError(source, "ruleset", f"boards are for {document['ruleset']!r}, not {ruleset.id!r}")
+        raise DocumentError(source, "ruleset", f"boards are for {as_json(document['ruleset'])}, not {as_json(ruleset.id)}")
     boards: dict[str, Board] = {}
     for i, raw in enumerate(expect(source, "boards", document["boards"], list, "a list")):
         board = _parse_board(source, f"boards[{i}]", raw)
         if board.id in boards:
-            raise DocumentError(source, f"boards[{i}].id", f"board id {board.id!r} given twice")
+            raise DocumentError(source, f"boards[{i}].id", f"board id {as_json(board.id)} given twice")
         if board.geometry is not ruleset.geometry:
             raise DocumentError(source, f"boards[{i}].geometry", f"ruleset {ruleset.id} needs {ruleset.geometry.name} boards")
         boards[board.id] = board

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import DocumentError, expect, expect_int_in, expect_plain_id, require_keys
+from .errors import DocumentError, as_json, expect, expect_int_in, expect_plain_id, require_keys
 from .jsonio import read_json
 from .paths import MACHINES_DIR
 from .rulesets import Ruleset
@@ -84,13 +84,13 @@ def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
     assert isinstance(raw, dict)
     at = raw["at"]
     if at not in ruleset.machine_shape.positions:
-        raise DocumentError(src, f"{key}.at", f"unknown port position {at!r}")
+        raise DocumentError(src, f"{key}.at", f"unknown port position {as_json(at)}")
     if raw["kind"] not in ("in", "out"):
         raise DocumentError(src, f"{key}.kind", "expected 'in' or 'out'")
     colors = expect(src, f"{key}.colors", raw["colors"], list, "a list of colours")
     for color in colors:
         if color not in ruleset.all_colors:
-            raise DocumentError(src, f"{key}.colors", f"unknown colour {color!r} for ruleset {ruleset.id}")
+            raise DocumentError(src, f"{key}.colors", f"unknown colour {as_json(color)} for ruleset {ruleset.id}")
     if not colors:
         raise DocumentError(src, f"{key}.colors", "a port needs at least one colour")
     if len(colors) > 1 and ("black" in colors or not ruleset.multi_colour_ports):
@@ -111,17 +111,18 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
     require_keys(source, "", document, {"ruleset", "machines"}, {"source"})
     assert isinstance(document, dict)
     if document["ruleset"] != ruleset.id:
-        raise DocumentError(source, "ruleset", f"catalogue is for {document['ruleset']!r}, not {ruleset.id!r}")
+        raise DocumentError(source, "ruleset", f"catalogue is for {as_json(document['ruleset'])}, not {as_json(ruleset.id)}")
     machines: dict[str, Machine] = {}
     for i, raw in enumerate(expect(source, "machines", document["machines"], list, "a list")):
         key = f"machines[{i}]"
         require_keys(source, key, raw, {"id", "income", "ports"}, {"name", "name_certain", "bonus_supply"})
         machine_id = expect_plain_id(source, f"{key}.id", raw["id"])
         if machine_id in machines:
-            raise DocumentError(source, f"{key}.id", f"duplicate machine id {machine_id!r}")
+            raise DocumentError(source, f"{key}.id", f"duplicate machine id {as_json(machine_id)}")
         bonus = raw.get("bonus_supply")
         if bonus is not None and bonus != "any" and bonus not in ruleset.colors:
-            raise DocumentError(source, f"{key}.bonus_supply", f"unknown colour {bonus!r}")
+            raise DocumentError(source, f"{key}.bonus_supply", f"unknown colour {as_json(bonus)} (known: "
+                                f"{', '.join(ruleset.colors)}, or \"any\" for a colour of the player's choice)")
         try:
             ports = tuple(
                 _parse_port(source, f"{key}.ports[{j}]", p, ruleset)

@@ -122,13 +122,24 @@ class _Checker:
             if not rules.x_splitter_available and any(len(p.sides or ()) == 4 for p in pipes):
                 self.add("connector", f"ruleset {rules.id} has no 4-sided splitter", [cell])
 
+    def _diagonal_part(self, net) -> str:
+        """Which of the diagonal tile's two pipes a network is, when it is one: both span the same two cells, so
+        their rows read alike (QA)."""
+        layout = self.layout
+        pipes = [layout.pipes[p] for p in net.pipes]
+        if len(pipes) != 1 or layout.tiles[pipes[0].tile].kind != "diagonal":
+            return ""
+        (a, side_a), (b, side_b) = pipes[0].ends
+        return f"the diagonal tile's pipe from side {side_a} of {list(a)} to side {side_b} of {list(b)}"
+
     def network_rules(self) -> None:
         layout = self.layout
         for net in self.conn.networks:
             cells, machines = self.net_cells(net), self.net_machines(net)
             if not net.has_port:
                 tiles = sorted({self.layout.tiles[i].kind for i in net.supplies + net.output_tanks + net.end_tanks} | ({"pipe"} if net.pipes else set()))
-                self.add("stray-tile", f"{', '.join(tiles)} not connected to any machine port", cells)
+                what = self._diagonal_part(net) or ", ".join(tiles)
+                self.add("stray-tile", f"{what} not connected to any machine port", cells)
                 # rule 7 holds on its own: a lone container or reservoir breaks it too
                 if net.output_tanks:
                     self.add("reservoir-unfed", "output reservoir not fed by any machine output",

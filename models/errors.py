@@ -4,6 +4,8 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
+from .wording import ellipsized
+
 
 class DocumentError(Exception):
     """A document (layout, game, catalogue, board) cannot be read.
@@ -47,7 +49,7 @@ def as_json(value: Any, most: int = 60) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= most else text[: most - 1] + "…"
+    return ellipsized(text, most)
 
 
 def expect(

@@ -89,7 +89,7 @@ def _parse_offered(source: str, key: str, raw: Any, context: Context, offered_in
     for j, machine_id in enumerate(offered):
         expect(source, f"{key}.offered[{j}]", machine_id, str, "a machine id (a string)")
         if machine_id not in context.catalog:
-            raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {machine_id!r}")
+            raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {as_json(machine_id)}")
         if machine_id in offered_in:
             first = offered_in[machine_id]
             where = "twice in this round" if first == t else f"in rounds[{first}] and rounds[{t}]"
@@ -166,6 +166,12 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
                             f"{context.ruleset.rounds} rounds; this game has {len(raw_rounds)}")
     offered_in: dict[str, int] = {}
     rounds = [_parse_round(source, t, raw, context, options, offered_in) for t, raw in enumerate(raw_rounds)]
+    if any(r.has_taken for r in rounds):   # a played game: a round without `taken` took nothing
+        for t, r in enumerate(rounds):
+            token = "first_pick" if r.first_pick else "last_pick" if r.last_pick else None
+            if token is not None and not r.has_taken:   # (QA: accepted, and the fee never charged)
+                raise DocumentError(source, f"rounds[{t}].{token}", "a token goes with a taken machine, and this "
+                                    "round of a played game says none was taken (no `taken`)")
     return Game(context, start_money, rounds, options, source)
 
 

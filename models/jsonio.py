@@ -24,7 +24,7 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise _JsonProblem(f"key {key!r} given twice in one object")
+            raise _JsonProblem(f"key {json.dumps(key, ensure_ascii=False)} given twice in one object")
         obj[key] = value
     return obj
 
@@ -54,13 +54,15 @@ def parse_json(text: str, source: str) -> Any:
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constants)
     except json.JSONDecodeError as exc:
-        raise DocumentError(source, "", f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        # (Python's hint for a second byte-order mark, "decode using utf-8-sig", means nothing to a user)
+        why = "a stray byte-order mark" if exc.msg.startswith("Unexpected UTF-8 BOM") else exc.msg
+        raise DocumentError(source, "", f"invalid JSON at line {exc.lineno} column {exc.colno}: {why}") from None
     except _JsonProblem as exc:
         raise DocumentError(source, "", f"invalid JSON: {exc}") from None
     except RecursionError:
         raise DocumentError(source, "", "JSON nested too deeply") from None
-    except ValueError as exc:  # e.g. an integer with more digits than Python converts
-        raise DocumentError(source, "", f"invalid JSON: {exc}") from None
+    except ValueError:  # an integer with more digits than Python converts (its message names sys.set_int_max...)
+        raise DocumentError(source, "", "invalid JSON: a number with too many digits") from None
 
 
 def read_json(path: str | Path) -> Any:

@@ -12,11 +12,12 @@ from typing import Any
 
 from .board import Board, load_boards
 from .catalog import Catalog, Machine, PortSpec, load_catalog
-from .errors import DocumentError, cell_hint, expect, expect_cell, expect_int_in, require_keys
+from .errors import DocumentError, as_json, cell_hint, expect, expect_cell, expect_int_in, require_keys
 from .geometry import Cell
 from .jsonio import read_json
 from .rulesets import RULESETS, Ruleset, get_ruleset
 from .shapes import DIAGONAL, DIAGONAL_PIPES
+from .wording import TILE_NAMES, with_article
 
 TANK_KINDS = ("supply", "output", "end")
 TILE_KINDS = TANK_KINDS + ("pipe", "diagonal")
@@ -78,7 +79,7 @@ class Layout:
     tile_cells: dict[Cell, list[int]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.options = {**OPTION_DEFAULTS, **self.options}
+        self.options = with_defaults(self.options)
         self._place_machines()
         self._place_tiles()
 
@@ -89,6 +90,10 @@ class Layout:
     def machine_footprint(self, placement: MachinePlacement) -> list[Cell]:
         steps = self.ruleset.geometry.steps_of(placement.rotation)
         return self.ruleset.machine_shape.cells(self.ruleset.geometry, placement.cell, steps)
+
+    def _tile_name(self, tile: Tile) -> str:
+        """The tile's kind as this game names it (QA: "output tile overlaps a output tile")."""
+        return self.ruleset.in_own_words(TILE_NAMES[tile.kind])
 
     def _claim(self, cell: Cell, key: str, what: str) -> None:
         if not self.board.is_playable(cell):
@@ -103,13 +108,13 @@ class Layout:
         for i, placement in enumerate(self.machines):
             key = f"machines[{i}]"
             if placement.id not in self.catalog:
-                raise DocumentError(self.source, f"{key}.id", f"unknown machine id {placement.id!r}", placement.cell)
+                raise DocumentError(self.source, f"{key}.id", f"unknown machine id {as_json(placement.id)}", placement.cell)
             if placement.id in seen:
                 raise DocumentError(self.source, f"{key}.id", f"machine {placement.id} is placed twice", placement.cell)
             seen.add(placement.id)
             if placement.rotation not in geometry.rotation_values:
                 allowed = ", ".join(map(str, geometry.rotation_values))
-                raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {placement.rotation!r} (allowed: {allowed})", placement.cell)
+                raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {as_json(placement.rotation)} (allowed: {allowed})", placement.cell)
             steps = geometry.steps_of(placement.rotation)
             for cell in shape.cells(geometry, placement.cell, steps):
                 self._claim(cell, key, f"machine {placement.id}")
@@ -125,7 +130,7 @@ class Layout:
             key = f"tiles[{i}]"
             if tile.kind == "diagonal":
                 if tile.rotation not in geometry.rotation_values:
-                    raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {tile.rotation!r}", tile.cell)
+                    raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {as_json(tile.rotation)}", tile.cell)
                 steps = geometry.steps_of(tile.rotation)
                 cells = DIAGONAL.cells(geometry, tile.cell, steps)
                 ends = tuple(
@@ -136,12 +141,13 @@ class Layout:
             else:
                 cells = [tile.cell]
             for cell in cells:
-                self._claim(cell, key, f"{tile.kind} tile")
+                self._claim(cell, key, self._tile_name(tile))
                 others = self.tile_cells.setdefault(cell, [])
                 both_pipes = tile.kind == "pipe" and all(self.tiles[j].kind == "pipe" for j in others)
                 if others and not both_pipes:
                     other = self.tiles[others[0]]
-                    raise DocumentError(self.source, key, f"{tile.kind} tile overlaps a {other.kind} tile", cell)
+                    raise DocumentError(self.source, key, f"{self._tile_name(tile)} overlaps "
+                                        f"{with_article(self._tile_name(other))}", cell)
                 others.append(i)
             if tile.kind == "pipe":
                 assert tile.sides is not None
@@ -212,7 +218,7 @@ def resolve_context(
     expect(source, "board", board_id, str, "a board id")
     boards = load_boards(ruleset, boards_path)
     if board_id not in boards:
-        raise DocumentError(source, "board", f"unknown board {board_id!r} (known: {', '.join(boards)})"
+        raise DocumentError(source, "board", f"unknown board {as_json(board_id)} (known: {', '.join(boards)})"
                             f"{_other_rulesets_board(ruleset, board_id)}")
     return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
 
@@ -222,6 +228,11 @@ def _other_rulesets_board(ruleset: Ruleset, board_id: str) -> str:
     `--ruleset factory-funner` listed the square boards only), else nothing."""
     others = [r.id for r in RULESETS.values() if r.id != ruleset.id and board_id in load_boards(r)]
     return f"; {board_id} is a board of ruleset {others[0]}" if others else ""
+
+
+def with_defaults(options: dict[str, Any]) -> dict[str, Any]:
+    """The options as a layout plays them: every option not given at its default."""
+    return {**OPTION_DEFAULTS, **options}
 
 
 def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[str, Any]:
@@ -239,12 +250,12 @@ def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[st
 def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
     ruleset, geometry = context.ruleset, context.ruleset.geometry
     if not isinstance(raw, dict):
-        raise DocumentError(source, key, "expected an object")
+        raise DocumentError(source, key, f"expected an object, got {as_json(raw)}")
     if "kind" not in raw:
         raise DocumentError(source, f"{key}.kind", "missing key")
     kind = raw["kind"]
     if kind not in TILE_KINDS or (kind == "diagonal" and ruleset.oriented_tanks):
-        raise DocumentError(source, f"{key}.kind", f"unknown tile kind {kind!r}")
+        raise DocumentError(source, f"{key}.kind", f"unknown tile kind {as_json(kind)}")
     oriented = ruleset.oriented_tanks and kind in TANK_KINDS
     required = {"kind", "cell"} | ({"color"} if kind == "supply" else set()) | ({"sides"} if kind == "pipe" else set())
     required |= {"rotation"} if kind == "diagonal" else set()
@@ -255,13 +266,13 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
     if kind == "supply":
         color = raw["color"]
         if color not in ruleset.colors:
-            raise DocumentError(source, f"{key}.color", f"unknown supply colour {color!r} (known: {', '.join(ruleset.colors)})", cell)
+            raise DocumentError(source, f"{key}.color", f"unknown supply colour {as_json(color)} (known: {', '.join(ruleset.colors)})", cell)
     sides = None
     if kind == "pipe":
         sides = expect(source, f"{key}.sides", raw["sides"], list, "a list of sides")
         for side in sides:
             if side not in geometry.sides:
-                raise DocumentError(source, f"{key}.sides", f"unknown side {side!r} (known: {', '.join(geometry.sides)})", cell)
+                raise DocumentError(source, f"{key}.sides", f"unknown side {as_json(side)} (known: {', '.join(geometry.sides)})", cell)
         if len(set(sides)) != len(sides):
             raise DocumentError(source, f"{key}.sides", "a side is listed twice", cell)
         if len(sides) < 2:
@@ -271,7 +282,8 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
     if oriented:
         side = raw["side"]
         if side not in geometry.sides:
-            raise DocumentError(source, f"{key}.side", f"unknown side {side!r}", cell)
+            raise DocumentError(source, f"{key}.side", f"unknown side {as_json(side)} (known: {', '.join(geometry.sides)})",
+                                cell)
     rotation = None
     if kind == "diagonal":
         rotation = expect(source, f"{key}.rotation", raw["rotation"], int, "a rotation", cell)
@@ -284,9 +296,13 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
     require_keys(source, key, raw, {"machines", "tiles"}, {"ruleset", "board", "options", "result"})
     for name, expected in (("ruleset", context.ruleset.id), ("board", context.board.id)):
         if name in raw and raw[name] != expected:
-            raise DocumentError(source, prefix + name, f"{raw[name]!r} does not match {expected!r}")
+            raise DocumentError(source, prefix + name, f"{as_json(raw[name])} does not match {as_json(expected)}")
     if "options" in raw:
-        options = _parse_options(source, prefix + "options", raw["options"], context.ruleset)
+        own = _parse_options(source, prefix + "options", raw["options"], context.ruleset)
+        if options is not None and with_defaults(own) != with_defaults(options):
+            # (QA: a round's diagonal option let that round play a tile the game's options forbid)
+            raise DocumentError(source, prefix + "options", "does not match the game's options")
+        options = own if options is None else options
     machines = []
     for i, m in enumerate(expect(source, prefix + "machines", raw["machines"], list, "a list")):
         mkey = f"{prefix}machines[{i}]"
@@ -313,6 +329,8 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
 def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boards_path=None) -> Layout:
     if isinstance(document, dict) and "rounds" in document and "machines" not in document:
         raise DocumentError(source, "rounds", "a game document (rounds), not a layout; `factoryfun replay` reads games")
+    if isinstance(document, dict) and set(document) == {"result"}:   # (QA: it said "board: missing key")
+        raise DocumentError(source, "result", "a solve's result with no layout (the solve found none): nothing to read")
     require_keys(source, "", document, {"ruleset", "board", "machines", "tiles"}, {"options", "result"})
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
     return parse_layout_body(source, "", document, context)

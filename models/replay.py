@@ -33,8 +33,8 @@ class RoundReport:
     money: int = 0
     undone: bool = False             # Funner: the build would have left money below 1, so it was taken back
     last_pick: bool = False          # the last machine left that round was taken: no penalty if not built
-    #: Funner's tokens, already in `cost` (the first pick's fee) and in `income` (the last pick's +1, earned
-    #: with the machine's income): kept apart so reports name them
+    #: Funner's tokens, already in `cost` (the first pick's fee; in `penalty` when the machine is not built) and in
+    #: `income` (the last pick's +1, earned with the machine's income): kept apart so reports name them
     first_pick_fee: int = 0
     last_pick_token: int = 0
     #: the layout after the round as the replay judged it: after an undone build, the layout before it (QA: the
@@ -49,7 +49,12 @@ class RoundReport:
     @property
     def tiles_cost(self) -> int:
         """The build's cost without the first-pick token."""
-        return self.cost - self.first_pick_fee
+        return self.cost - (self.first_pick_fee if self.built else 0)
+
+    @property
+    def penalty_alone(self) -> int:
+        """The penalty without the first-pick token (QA: a first pick not built read "penalty -3", no token)."""
+        return self.penalty - (0 if self.built else self.first_pick_fee)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -200,6 +205,8 @@ class _Replayer:
             if rnd.taken is not None:
                 report.penalty = skip_penalty(money, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
                                               rnd.last_pick)
+                # the token's share of it (the floor at 1 may leave less than the whole fee)
+                report.first_pick_fee = report.penalty - skip_penalty(money, self.rules.skip_penalty, rnd.last_pick)
             report.money = money + report.income - report.penalty
         report.layout = after
         return report, after

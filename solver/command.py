@@ -59,8 +59,13 @@ def _ids_from_file(path: str) -> Listed:
             raise DocumentError(path, "", "expected a JSON list of machine ids (strings)")
         ids = [(f"[{i}]", m) for i, m in enumerate(listed)]
     else:   # ids by line or by comma, as --machines takes them; "#" starts a comment, on its own line or after ids
-        ids = [(f"line {n}", machine_id.strip()) for n, line in enumerate(text.splitlines(), start=1)
-               for machine_id in line.split("#", 1)[0].split(",") if machine_id.strip()]
+        ids = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            listed = line.split("#", 1)[0].strip()
+            parts = [m.strip() for m in (listed[:-1] if listed.endswith(",") else listed).split(",")] if listed else []
+            if not all(parts):   # (QA: "FF39,,FF08" was refused by --machines and read here)
+                raise DocumentError(path, f"line {n}", "empty machine id between two commas")
+            ids.extend((f"line {n}", machine_id) for machine_id in parts)
     if not ids:
         raise DocumentError(path, "", "lists no machine ids")
     return ids

@@ -293,3 +293,22 @@ def test_the_notes_column_is_there_only_when_a_round_has_a_note() -> None:
     broken = json.loads(json.dumps(rulebook))
     broken["rounds"][1]["layout"]["tiles"] = broken["rounds"][1]["layout"]["tiles"][:1]   # loose ports
     assert "notes" in [c.header for c in analysis_table(analyse(broken, rulebook)).columns]
+
+
+def test_one_round_beyond_the_worst_three_is_named_with_its_reason() -> None:
+    """QA: a lone fourth losing round read "1 more round (5): less money than the plan", without its reason."""
+    from types import SimpleNamespace
+
+    from models.analysis import Analysis
+    from models.replay import RoundReport
+
+    def round_losing(number: int, change: int):
+        report = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5 - change)
+        plan = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5)
+        return SimpleNamespace(number=number, change=change, same_choice=True,
+                               played=SimpleNamespace(report=report), best=SimpleNamespace(report=plan))
+    rounds = [round_losing(n, c) for n, c in ((1, -1), (2, -4), (3, -9), (5, -3))]
+    fake = SimpleNamespace(score_gap=-17, rounds=rounds, chain_difference=0)
+    lines = [(s.round, s.amount, s.text) for s in Analysis.shortfalls(fake)]
+    assert lines[3] == (1, 1, "round 1: build cost 6 against 5")
+    assert len(lines) == 4 and sum(amount for _, amount, _ in lines) == 17

@@ -47,12 +47,12 @@ def test_check_illegal_layout_exits_1(tmp_path):
 
 @pytest.mark.parametrize("mutate,needle", [
     (lambda d: d.update(colour="red"), "colour: unknown key"),
-    (lambda d: d["machines"][0].update(id="FF77"), "machines[0].id: unknown machine id 'FF77'"),
+    (lambda d: d["machines"][0].update(id="FF77"), "machines[0].id: unknown machine id \"FF77\""),
     (lambda d: d["machines"][0].update(rotation=45), "machines[0].rotation: bad rotation 45"),
-    (lambda d: d["tiles"].append({"kind": "output", "cell": [3, 4]}), "tiles[5]: output tile is on a pillar cell (cell [3, 4])"),
-    (lambda d: d["tiles"].append({"kind": "output", "cell": [5, 3]}), "tiles[5]: output tile overlaps machine FF39 (cell [5, 3])"),
-    (lambda d: d["tiles"].append({"kind": "end", "cell": [4, 2]}), "tiles[5]: end tile overlaps a supply tile (cell [4, 2])"),
-    (lambda d: d["tiles"].append({"kind": "pipe", "cell": [9, 9], "sides": ["N", "S"]}), "tiles[5]: pipe tile is off the board (cell [9, 9])"),
+    (lambda d: d["tiles"].append({"kind": "output", "cell": [3, 4]}), "tiles[5]: output reservoir is on a pillar cell (cell [3, 4])"),
+    (lambda d: d["tiles"].append({"kind": "output", "cell": [5, 3]}), "tiles[5]: output reservoir overlaps machine FF39 (cell [5, 3])"),
+    (lambda d: d["tiles"].append({"kind": "end", "cell": [4, 2]}), "tiles[5]: end-product reservoir overlaps a supply container (cell [4, 2])"),
+    (lambda d: d["tiles"].append({"kind": "pipe", "cell": [9, 9], "sides": ["N", "S"]}), "tiles[5]: pipe is off the board (cell [9, 9])"),
 ])
 def test_unreadable_layouts_give_one_line_and_exit_2(tmp_path, mutate, needle):
     layout = json.loads(open(ROUND2).read())
@@ -121,7 +121,7 @@ def test_boards_json_is_a_boards_file_that_reads_back(tmp_path, ruleset, size):
 
 def test_unknown_board_is_a_usage_error():
     result = run("boards", "classic-Z")
-    assert result.exit_code == 2 and "unknown board 'classic-Z'" in result.output
+    assert result.exit_code == 2 and "unknown board \"classic-Z\"" in result.output
 
 
 def test_sequence_random_is_reproducible_and_dealt_per_player():
@@ -150,6 +150,16 @@ def test_show_json_is_the_layout_with_its_score(tmp_path):
     assert document["machines"] == json.loads(open(ROUND2).read())["machines"]
     assert document["result"] == {"legal": True, "income": 17, "cost": 5, "chain_bonus": 10, "total": 22}
     assert svg.read_text().lstrip().startswith("<?xml")
+
+
+def test_the_svg_of_an_illegal_layout_names_the_rules_its_outlines_break(tmp_path):
+    """QA: the picture outlined the cells of each violation and named no rule."""
+    layout = json.loads(open(ROUND2).read())
+    layout["tiles"].append({"kind": "end", "cell": [0, 0]})
+    path, svg = tmp_path / "stray.json", tmp_path / "stray.svg"
+    path.write_text(json.dumps(layout))
+    assert run("show", str(path), "--svg", str(svg)).exit_code == 0
+    assert "illegal (1 violation outlined: stray-tile)" in svg.read_text()
 
 
 def test_first_edition_without_catalogue_says_pass_one(tmp_path):
@@ -237,6 +247,16 @@ def test_analyze_needs_a_played_game_not_a_sequence(tmp_path):
     assert f"{sequence}: rounds: not a played game: no round says what was taken" in result.output
 
 
+def test_replay_needs_a_played_game_not_a_sequence(tmp_path):
+    """QA: `replay` scored a bare sequence as a game taking nothing ("final score 2"), where `analyze` refused it."""
+    sequence = tmp_path / "sequence.json"
+    sequence.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
+                                    "rounds": [{"offered": ["FF39"]}, {"offered": ["FF08"], "last_pick": True}]}))
+    result = run("replay", str(sequence))
+    assert result.exit_code == 2
+    assert f"{sequence}: rounds: not a played game: no round says what was taken" in result.output
+
+
 def test_score_names_the_board_side_of_a_turned_machines_chained_input():
     """QA: `score` named only the printed side ("FF29 W") of a turned machine, where `check` names both."""
     assert "chain: FF08 W (orange 2)" in run("score", ROUND2).stdout   # unturned: the printed side only
@@ -297,6 +317,24 @@ def test_the_replay_table_shows_funner_tokens_apart_from_income_and_cost():
     assert rows["2"][3:] == ["+9", "3", "", "-3", "-1 first", "", "9"]
     assert rows["3"][3:] == ["+6", "3", "", "-3", "+1 last", "", "13"]
     assert "tokens" not in _table_text(_replay_table(replay_game(load_game(EXAMPLES_DIR / "rulebook-game.json")), 140))
+
+
+def test_a_first_pick_not_built_shows_its_token_apart_from_the_penalty(tmp_path):
+    """QA: a first pick taken and not built read "penalty -3" with nothing in the tokens column."""
+    from cli import _replay_table
+    from models.game import load_game
+    from models.replay import replay_game
+
+    document = json.loads((Path(__file__).parent / "data" / "funner-tokens.json").read_text())
+    document["rounds"].append({"offered": ["FN01", "FN02", "FN03"], "taken": "FN02", "first_pick": True})
+    path = tmp_path / "skip.json"
+    path.write_text(json.dumps(document))
+    result = replay_game(load_game(path))
+    last = result.rounds[-1]
+    assert (last.penalty, last.first_pick_fee, last.penalty_alone, last.money) == (3, 1, 2, 10)
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in _table_text(_replay_table(result, 140)).splitlines() if line.startswith("│")}
+    assert rows["4"][6:] == ["", "-1 first", "-2", "10"]
 
 
 def _table_text(table) -> str:

@@ -30,10 +30,10 @@ def one_line_usage_error(args: list[str], *needles: str) -> str:
     (["check", "--no-such-option", ROUND2], "No such option"),
     (["no-such-command"], "No such command"),
     (["--no-such-option"], "No such option"),
-    (["boards", "classic-Z"], "unknown board 'classic-Z'"),
+    (["boards", "classic-Z"], "unknown board \"classic-Z\""),
     (["sequence", "random", "--players", "0"], "--players"),
     (["sequence", "random", "--solo", "--players", "3"], "--solo offers one machine a round; --players 3"),
-    (["sequence", "random", "--board", "Z"], "unknown board 'Z' (known: classic-A, classic-B"),
+    (["sequence", "random", "--board", "Z"], "unknown board \"Z\" (known: classic-A, classic-B"),
     (["check"], "Missing argument"),
     (["solve", "--board", "classic-A"], "give the machines"),
 ])
@@ -189,7 +189,7 @@ def test_diagonal_plays_with_the_tile_in_a_fixed_part_too(tmp_path, monkeypatch)
 
 
 @pytest.mark.parametrize("args, needles", [
-    (["solve", "--board", "A", "--machines", "FF39"], ["unknown board 'A'", "A is a board of ruleset factory-funner"]),
+    (["solve", "--board", "A", "--machines", "FF39"], ["unknown board \"A\"", "A is a board of ruleset factory-funner"]),
     (["solve", "--board", "classic-A", "--machines", "FF39", "--time-limit", "abc"],
      ["'abc' is not a number of seconds"]),
 ])

@@ -251,10 +251,18 @@ def test_a_number_offered_is_a_type_error_naming_the_key():
     (lambda rounds: rounds[1].__setitem__("taken", []), r"rounds\[1\]\.taken: expected a machine id or null, got \[\]"),
     (lambda rounds: rounds[1].update(taken=None, last_pick=True),
      r"rounds\[1\]\.last_pick: the last pick goes with a taken machine, and this round takes none"),
+    (lambda rounds: (rounds[0].update(taken=None), rounds[1].update(last_pick=True)),
+     r"rounds\[1\]\.last_pick: a token goes with a taken machine, and this round of a played game says none was "
+     r"taken \(no `taken`\)"),
+    (lambda rounds: rounds[0].update(taken=None, layout={"machines": [], "tiles": [],
+                                                         "options": {"diagonal_intersection": True}}),
+     r"rounds\[0\]\.layout\.options: does not match the game's options"),
 ])
 def test_a_games_rounds_say_what_they_expected(change, message):
     """QA: "got NoneType" (Python's word for null), "[] was not offered this round" for a list where a machine id
-    belongs, and Factory Fun's last_pick on a round that takes nothing accepted (Funner's was refused)."""
+    belongs, Factory Fun's last_pick on a round that takes nothing accepted (Funner's was refused); then a token on
+    a played round without `taken` accepted (the fee never charged), and a round's layout options overriding the
+    game's (a diagonal tile the game forbids played in that round)."""
     from models.catalog import load_catalog
     from models.errors import DocumentError
     from models.game import parse_game
@@ -266,3 +274,27 @@ def test_a_games_rounds_say_what_they_expected(change, message):
     change(document["rounds"])
     with pytest.raises(DocumentError, match=message):
         parse_game(document, "g.json")
+
+
+def test_a_solves_result_without_a_layout_is_named_as_such():
+    """QA: `solve --json` of an infeasible set writes only its result; `check` of that file said "board: missing
+    key", as if a layout had lost its board."""
+    from models.errors import DocumentError
+    from models.layout import parse_layout
+
+    with pytest.raises(DocumentError, match=r"result: a solve's result with no layout \(the solve found none\)"):
+        parse_layout({"result": {"status": "INFEASIBLE"}}, "inf.json")
+
+
+@pytest.mark.parametrize("tile, message", [
+    (None, r"tiles\[0\]: expected an object, got null"),
+    ({"kind": None, "cell": [0, 0]}, r"tiles\[0\]\.kind: unknown tile kind null"),
+    ({"kind": "supply", "color": None, "cell": [4, 0]}, r"tiles\[0\]\.color: unknown supply colour null \(known: "),
+])
+def test_tile_errors_spell_values_as_the_file_does(tile, message):
+    """QA: "unknown tile kind None", "unknown supply colour None", and "expected an object" without what it got."""
+    from models.errors import DocumentError
+    from models.layout import parse_layout
+
+    with pytest.raises(DocumentError, match=message):
+        parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [], "tiles": [tile]}, "t.json")

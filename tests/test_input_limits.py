@@ -37,13 +37,18 @@ def _board(doc: dict, **changes: Any) -> None:
     (lambda d: _board(d, rows=100000, cols=100000), "boards[1].rows"),
     (lambda d: _board(d, rows=0), "boards[1].rows: expected an integer row count from 1 to 40, got 0"),
     (lambda d: _board(d, cols=-3), "boards[1].cols: expected an integer column count from 1 to 40, got -3"),
-    (lambda d: _board(d, id="classic-A"), "boards[1].id: board id 'classic-A' given twice"),
+    (lambda d: _board(d, id="classic-A"), "boards[1].id: board id \"classic-A\" given twice"),
     (lambda d: _board(d, blocked=[[0, 0], [0, 0]]), "boards[1].blocked[1]: cell listed twice (cell [0, 0])"),
     (lambda d: _board(d, pillars=[[0, 0]]), "boards[1].pillars: cell is both a pillar and blocked (cell [0, 0])"),
     (lambda d: _board(d, blocked=[[0, 99]]), "boards[1].blocked[0]: cell coordinates must be from 0 to 39"),
     # QA: these loaded; `sequence random` then crashed looking for a first board, or no --board could name it
     (lambda d: d.update(boards=[]), "boards: lists no boards"),
     (lambda d: _board(d, id=""), "boards[1].id: an id is a non-empty string without spaces or commas, got \"\""),
+    # QA: these loaded, a null or an object as "no pillars" (classic-A lost its pillar), rows beside cells ignored
+    (lambda d: _board(d, pillars=None), "boards[1].pillars: expected a list of cells, got null"),
+    (lambda d: _board(d, blocked={}), "boards[1].blocked: expected a list of cells, got {}"),
+    (lambda d: _board(d, cells=[[0, 0], [0, 1]]), "boards[1].rows: give the board's cells or its rows and cols, not both"),
+    (lambda d: d["boards"][1].pop("rows"), "boards[1].rows: missing key (a board gives rows and cols, or cells)"),
 ])
 def test_bad_boards(tmp_path, change, needle):
     path = mutated(tmp_path, BOARDS_DIR / "factory-fun.json", change)

@@ -23,7 +23,7 @@ def write(tmp_path: Path, name: str, text: str | bytes) -> str:
 
 @pytest.mark.parametrize("text,needle", [
     ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply"),
-    ('{"a": 1, "a": 2}', "key 'a' given twice"),
+    ('{"a": 1, "a": 2}', "key \"a\" given twice"),
     ('{"a": NaN}', "NaN is not a JSON number"),
     ('{"a": ' + "9" * 5000 + "}", "invalid JSON"),
 ])
@@ -62,7 +62,7 @@ def test_every_json_reader_reports_deep_nesting_in_one_line(tmp_path, make_args)
 def test_duplicate_key_in_a_layout(tmp_path):
     text = (ROUND2.read_text()).replace('"board": "classic-A"', '"board": "classic-A", "board": "classic-B"')
     path = write(tmp_path, "twice.json", text)
-    one_line_error(["check", path], path, "key 'board' given twice")
+    one_line_error(["check", path], path, "key \"board\" given twice")
 
 
 def test_a_document_that_reads_back_still_loads(tmp_path):

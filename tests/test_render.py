@@ -349,3 +349,42 @@ def test_a_hex_feed_port_to_port_keeps_its_two_amounts_apart_in_the_terminal() -
     alone = parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [],
                           "machines": [{"id": "FN45", "cell": [5, 3], "rotation": 0}]}, "fn45.json")
     assert "2← FN45" in draw_layout(alone).plain   # (a W chip facing no port keeps its place)
+
+
+#: the ends each box-drawing glyph of the square terminal drawing opens towards: (dx, dy)
+_GLYPH_ENDS = {"┃": {(0, -1), (0, 1)}, "━": {(-1, 0), (1, 0)}, "┗": {(0, -1), (1, 0)}, "┛": {(0, -1), (-1, 0)},
+               "┏": {(0, 1), (1, 0)}, "┓": {(0, 1), (-1, 0)}}
+
+
+@pytest.mark.parametrize("curve", ["N E", "S W", "N W", "S E"])
+def test_a_curve_hugging_its_corner_is_one_unbroken_line_from_side_to_side(curve: str) -> None:
+    """QA: in a double curve the S-W arc's glyphs pointed up into an empty cell (`━━┛` over `┏━┓`). Each hugging
+    curve must run glyph to glyph, from its first side's edge of the block to its second's."""
+    from models.render.text import SQUARE_BLOCK, _sides
+
+    path = SQUARE_BLOCK.hugs[_sides(curve)]
+    edge = {"N": (0, -1), "S": (0, 1), "W": (-1, 0), "E": (1, 0)}
+    first, last = curve.split()
+    cells = [(x, y) for x, y, _ in path]
+    for k, (x, y, glyph) in enumerate(path):
+        back = edge[first] if k == 0 else (cells[k - 1][0] - x, cells[k - 1][1] - y)
+        on = edge[last] if k == len(path) - 1 else (cells[k + 1][0] - x, cells[k + 1][1] - y)
+        assert _GLYPH_ENDS[glyph] == {back, on}, (curve, (x, y, glyph))
+
+
+def test_a_long_custom_machine_id_is_cut_to_its_machine_in_the_terminal_and_the_svg(rulebook: Layout) -> None:
+    """QA: a custom catalogue's 20-character id ran across the next cells in the terminal and over the income badge
+    and a port chip in the SVG. It is cut with an ellipsis; the SVG's title keeps it whole."""
+    long_id = "SUPERLONGMACHINEID39"
+    first = rulebook.machines[0]
+    machines = dict(rulebook.catalog.machines)
+    machines[long_id] = replace(machines[first.id], id=long_id)
+    catalog = replace(rulebook.catalog, machines=machines)
+    layout = replace(rulebook, catalog=catalog, machines=(replace(first, id=long_id),) + rulebook.machines[1:])
+    drawn = draw_layout(layout).plain
+    assert "SUPERL…" in drawn and "ID39" not in drawn   # (its tail once landed beyond an end reservoir)
+    root = ET.fromstring(layout_svg(layout))
+    machine = next(g for g in _groups(root, "machine") if g.get("data-id") == long_id)
+    shown = [t.text for t in machine.iter(f"{SVG}text") if "machine-id" in (t.get("class") or "")]
+    assert shown and shown[0].endswith("…") and len(shown[0]) <= 9
+    assert long_id in next(machine.iter(f"{SVG}title")).text

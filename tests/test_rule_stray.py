@@ -44,6 +44,9 @@ def test_unused_half_of_a_diagonal_is_stray():
     )
     assert rules(result) == ["loose-end", "loose-end", "stray-tile"]
     assert only(result, "stray-tile").cells == [(4, 1), (4, 2)]
+    # the two pipes span the same two cells: the message says which one (QA: two rows read alike)
+    assert only(result, "stray-tile").message == ("the diagonal tile's pipe from side S of [4, 1] to side N of "
+                                                  "[4, 2] not connected to any machine port")
 
 
 def test_every_tile_used_is_legal():

@@ -100,6 +100,7 @@ def test_machines_and_machines_file_together_are_an_error(tmp_path, solves):
     (b"", "lists no machine ids"),
     (b"# only a comment\n", "lists no machine ids"),
     (b'["FF39", "FF39"]', "[1]: machine FF39 is listed twice"),
+    (b"FF39\nFF08,,FF25\n", "line 2: empty machine id between two commas"),   # (QA: --machines refused it)
 ])
 def test_machines_file_errors_name_the_file(tmp_path, solves, content, needle):
     path = tmp_path / "ids.txt"
@@ -111,7 +112,7 @@ def test_machines_file_errors_name_the_file(tmp_path, solves, content, needle):
 def test_a_machines_file_takes_ids_by_line_or_comma_with_comments(tmp_path, solves):
     """QA: `FF08  # the second` and `FF39,FF08` were each read as one unknown id."""
     path = tmp_path / "ids.txt"
-    path.write_text("# my set\nFF39,FF08  # the first two\n FF25 \n")
+    path.write_text("# my set\nFF39,FF08,  # the first two\n FF25 \n")
     invoke("--board", "classic-A", "--machines-file", str(path))
     assert solves[0]["ids"] == ["FF39", "FF08", "FF25"]
     path.write_text("FF39\nFF08, FF99 # typo\n")

@@ -16,6 +16,7 @@ from ..geometry import Cell
 from ..layout import Layout
 from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, SVG_COLORS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
+from ..wording import ellipsized
 
 Point = tuple[float, float]
 
@@ -240,12 +241,16 @@ def _wrap(text: str, width: int) -> list[str]:
             lines[-1] += " " + word
         else:
             lines.append(word)
+    if len(lines) > 2:   # a third line has no room: the second ends in an ellipsis (QA: "An Extremely", cut silently)
+        lines[1] = lines[1][:max(1, width - 1)] + "…"
     return lines[:2] or [""]
 
 
 #: a machine's name: font size, the smallest it may shrink to, and a character's width as a share of the size
 #: (italic sans, measured on DejaVu: 5.4 px at 9 px)
 NAME_SIZE, NAME_SMALLEST, NAME_CHAR = 9.0, 6.0, 0.6
+#: a machine id's font size and its bold characters' width per point; the room a corner's income badge takes
+ID_SIZE, ID_CHAR, BADGE_ROOM = 14, 0.7, 26.0
 #: room a W or E port chip takes from a hex machine's name line (the chip is 20 px wide, inside the side)
 HEX_CHIP_ROOM = 22.0
 
@@ -343,11 +348,16 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         right = max(xs) - 4 - (HEX_CHIP_ROOM if "E" in sides else 0)
         names, size = _fitted_name(machine.name, right - left)
         name_x = (left + right) / 2
+        id_room = max(xs) - min(xs) - 2 * HEX_CHIP_ROOM
     else:                         # a domino: the width of its narrow side (ports stand by its ends and long sides)
         names, size = _fitted_name(machine.name, min(max(xs) - min(xs), max(ys) - min(ys)) - 8)
         name_x = cx
+        wide = max(xs) - min(xs) > max(ys) - min(ys)   # (lying: its top corners may hold the income badge)
+        id_room = max(xs) - min(xs) - (2 * BADGE_ROOM if wide else 8)
     text = _el("title", escape(" ".join(filter(None, (machine.id, machine.name))) + f", income {machine.income}"))
-    text += _text(cx, cy - 5 * len(names), machine.id, 14, weight="bold", class_="machine-id")
+    # a custom catalogue's long id is cut to the box (the title keeps it whole; QA: one ran over the badge)
+    shown_id = ellipsized(machine.id, max(4, int(id_room / (ID_CHAR * ID_SIZE))))
+    text += _text(cx, cy - 5 * len(names), shown_id, ID_SIZE, weight="bold", class_="machine-id")
     text += "".join(_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
                           font_style="italic", class_="machine-name") for i, line in enumerate(names))
     if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one

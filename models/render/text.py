@@ -19,6 +19,7 @@ from ..geometry import Cell
 from ..layout import Layout
 from .palette import HEX_TANK_LABELS, HIGHLIGHT_MARK, HIGHLIGHT_TERM, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
+from ..wording import ellipsized
 
 Point = tuple[int, int]
 Mark = tuple[int, int, str]
@@ -120,7 +121,7 @@ SQUARE_BLOCK = _BlockSpec(
     # two stay visibly apart instead of meeting in the centre
     hugs={
         _sides("N E"): ((3, 0, "┗"), (4, 0, "━"), (5, 0, "┓"), (5, 1, "┗"), (6, 1, "━")),
-        _sides("S W"): ((3, 2, "┓"), (2, 2, "━"), (1, 2, "┏"), (1, 1, "┛"), (0, 1, "━")),
+        _sides("S W"): ((3, 2, "┓"), (2, 2, "━"), (1, 2, "┗"), (1, 1, "┓"), (0, 1, "━")),
         _sides("N W"): ((3, 0, "┛"), (2, 0, "━"), (1, 0, "┏"), (1, 1, "┛"), (0, 1, "━")),
         _sides("S E"): ((3, 2, "┏"), (4, 2, "━"), (5, 2, "┛"), (5, 1, "┏"), (6, 1, "━")),
     },
@@ -208,17 +209,20 @@ def _machine_label(canvas: _Canvas, board: Board, machine: MachineView, bg: str)
     spec = _spec(board)
     origins = [_origin(board, cell) for cell in machine.cells]
     x0, y0 = min(o[0] for o in origins), min(o[1] for o in origins)
+    # (a custom catalogue's id longer than the block is cut with an ellipsis: QA saw one run into the next cell)
     label, income = machine.id, f"({machine.income})"
     if len(machine.cells) == 1:
-        canvas.write(x0 + 2, y0 + 1, label.center(5), fg="black", bg=bg, bold=True)
+        canvas.write(x0 + 2, y0 + 1, ellipsized(label, 5).center(5), fg="black", bg=bg, bold=True)
     elif len({o[1] for o in origins}) == 1:      # side by side: the middle row across the seam
         # between the W and E ports' glyphs; a space on each side keeps them off the text, so a two-digit
         # income goes without the space before it ("→2FF15 (10) 1→" ran the id into the port's amount)
         room = 2 * spec.width - 4
+        label = ellipsized(label, room - len(income))
         text = f"{label} {income}" if len(label) + len(income) + 3 <= room else f"{label}{income}"
         canvas.write(x0 + 2, y0 + 1, text.center(room), fg="black", bg=bg, bold=True)
     else:                                        # stacked: the two rows at the seam
-        canvas.write(x0, y0 + spec.height - 1, label.center(spec.width), fg="black", bg=bg, bold=True)
+        canvas.write(x0, y0 + spec.height - 1, ellipsized(label, spec.width).center(spec.width), fg="black", bg=bg,
+                     bold=True)
         canvas.write(x0, y0 + spec.height, income.center(spec.width), fg="black", bg=bg)
 
 
@@ -334,7 +338,8 @@ def _legend(scene: Scene) -> Text:
     sq = scene.board.geometry.name == "square"
     tint = legend_colours(scene.colors)
     first = scene.machines[0] if scene.machines else None   # (the game's own ids: FF39 meant nothing to others)
-    machine = (f" {first.id} ({first.income}) " if sq else f" {first.id} ") if first else (" M1 (9) " if sq else " M1 ")
+    shown = ellipsized(first.id, 7) if first else "M1"   # (as the drawing shows it)
+    machine = (f" {shown} ({first.income if first else 9}) " if sq else f" {shown} ")
     samples: dict[str, Text] = {
         "machine": Text(machine, Style(color="black", bgcolor=MACHINE_TONES[0], bold=True)),
         "input": Text("↓2" if sq else "↘2", Style(color=ink_for(tint["input"]), bgcolor=_term(tint["input"]), bold=True)),

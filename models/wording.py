@@ -1,0 +1,22 @@
+"""Small pieces of English the messages and drawings share: counts with their noun, a tile's name, text cut to
+fit with an ellipsis."""
+from __future__ import annotations
+
+#: each tile kind as a player names it (square words; `Ruleset.in_own_words` turns them into Funner's)
+TILE_NAMES = {"supply": "supply container", "output": "output reservoir", "end": "end-product reservoir",
+              "pipe": "pipe", "diagonal": "diagonal tile"}
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """"1 violation", "2 violations" (QA: "1 violations")."""
+    return f"{number} {noun if number == 1 else plural or noun + 's'}"
+
+
+def with_article(noun: str) -> str:
+    """"a pipe", "an output reservoir"."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def ellipsized(text: str, most: int) -> str:
+    """`text`, or its first `most - 1` characters and an ellipsis when it is longer than `most`."""
+    return text if len(text) <= most else text[: max(0, most - 1)] + "…"
