@@ -114,7 +114,7 @@ def test_the_diagonal_tile_is_not_available(catalogue):
 def test_first_edition_supply_colours(catalogue):
     """RULES: factory-fun-2006 colours are yellow, red, blue, brown: a green supply cannot be laid."""
     body = {"machines": [], "tiles": [{"kind": "supply", "color": "green", "cell": [0, 0]}]}
-    with pytest.raises(DocumentError, match="unknown supply colour "green""):
+    with pytest.raises(DocumentError, match='unknown supply colour "green"'):
         layout(body, catalogue)
     assert FIRST.colors == ("yellow", "red", "blue", "brown")
 
