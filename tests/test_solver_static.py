@@ -48,6 +48,22 @@ def test_single_machine_beside_its_containers_is_proved_optimal():
     assert result.first_solution_seconds is not None and result.build_seconds > 0
 
 
+def test_a_cheapest_build_is_proved_as_the_best_profit_without_chain_bonus():
+    """A cost solve of classic-A FF13,FF35,FF38,FF55 ended FEASIBLE 8 against the relaxation's 7 after 12 s: the
+    prover, asked for the profit of the same machines with a chain bonus of 0 (income less cost), refutes a cost of 7
+    in about a second."""
+    from solver.static import _prove
+
+    ids = ["FF13", "FF35", "FF38", "FF55"]
+    heard: list[int] = []
+    proof = _prove(RULES, BOARDS["classic-A"], CATALOG, ids, "cost", best=8, bound=7, deadline=time.monotonic() + 60,
+                   on_bound=heard.append, threads=1)
+    assert (proof.bound, proof.complete) == (8, True) and heard == [8]
+    result = solve(ids, objective="cost", workers=1, time_limit=40)
+    assert result.status == "OPTIMAL" and result.objective == 8 and result.check.legal
+    assert result.seconds < 30
+
+
 def test_cheapest_build_of_one_machine():
     result = solve(["FF09"], objective="cost")
     assert result.status == "OPTIMAL" and result.objective == 2
