@@ -245,8 +245,8 @@ def test_the_bound_line_names_its_points() -> None:
     assert text == "bound 86 (the plan 47 points under it), FEASIBLE"
 
 
-def test_where_it_fell_short_adds_up_to_the_difference() -> None:
-    """Beyond the three worst rounds the others are one line, so the lines add up (QA: -31 listed against -32)."""
+def _shortfall_lines(changes: tuple[tuple[int, int], ...], score_gap: int) -> list[tuple]:
+    """`Analysis.shortfalls` of a game whose rounds (number, money change) each lost by a dearer build."""
     from types import SimpleNamespace
 
     from models.analysis import Analysis
@@ -257,9 +257,13 @@ def test_where_it_fell_short_adds_up_to_the_difference() -> None:
         plan = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5)
         return SimpleNamespace(number=number, change=change, same_choice=True,
                                played=SimpleNamespace(report=report), best=SimpleNamespace(report=plan))
-    rounds = [round_losing(n, c) for n, c in ((1, -1), (2, -4), (3, -9), (4, -2), (5, -3), (6, 0))]
-    fake = SimpleNamespace(score_gap=-19, rounds=rounds, chain_difference=0)
-    lines = [(s.round, s.amount, s.text) for s in Analysis.shortfalls(fake)]
+    fake = SimpleNamespace(score_gap=score_gap, rounds=[round_losing(n, c) for n, c in changes], chain_difference=0)
+    return [(s.round, s.amount, s.text) for s in Analysis.shortfalls(fake)]
+
+
+def test_where_it_fell_short_adds_up_to_the_difference() -> None:
+    """Beyond the three worst rounds the others are one line, so the lines add up (QA: -31 listed against -32)."""
+    lines = _shortfall_lines(((1, -1), (2, -4), (3, -9), (4, -2), (5, -3), (6, 0)), -19)
     assert lines[:3] == [(3, 9, "round 3: build cost 14 against 5"), (2, 4, "round 2: build cost 9 against 5"),
                          (5, 3, "round 5: build cost 8 against 5")]
     assert lines[3] == (None, 3, "2 more rounds (1, 4): less money than the plan")
@@ -297,18 +301,6 @@ def test_the_notes_column_is_there_only_when_a_round_has_a_note() -> None:
 
 def test_one_round_beyond_the_worst_three_is_named_with_its_reason() -> None:
     """QA: a lone fourth losing round read "1 more round (5): less money than the plan", without its reason."""
-    from types import SimpleNamespace
-
-    from models.analysis import Analysis
-    from models.replay import RoundReport
-
-    def round_losing(number: int, change: int):
-        report = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5 - change)
-        plan = RoundReport(number, ["FF01"], "FF01", built=True, income=5, cost=5)
-        return SimpleNamespace(number=number, change=change, same_choice=True,
-                               played=SimpleNamespace(report=report), best=SimpleNamespace(report=plan))
-    rounds = [round_losing(n, c) for n, c in ((1, -1), (2, -4), (3, -9), (5, -3))]
-    fake = SimpleNamespace(score_gap=-17, rounds=rounds, chain_difference=0)
-    lines = [(s.round, s.amount, s.text) for s in Analysis.shortfalls(fake)]
+    lines = _shortfall_lines(((1, -1), (2, -4), (3, -9), (5, -3)), -17)
     assert lines[3] == (1, 1, "round 1: build cost 6 against 5")
     assert len(lines) == 4 and sum(amount for _, amount, _ in lines) == 17
