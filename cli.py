@@ -334,8 +334,16 @@ def _replay_table(result, width: int | None = None) -> Table:
         table.add_row(str(r.number), " ".join(r.offered), r.taken or "-", "yes" if r.built else "undone" if r.undone else "no",
                       f"+{r.machine_income}" if r.machine_income else "", str(len(r.new_tiles)), ", ".join(r.moved_machines),
                       f"-{r.tiles_cost}" if r.tiles_cost else "", *([" ".join(token)] if tokens else []),
-                      f"-{r.penalty_alone}" if r.penalty_alone else "", str(r.money))
+                      _penalty_cell(r), str(r.money))
     return table
+
+
+def _penalty_cell(r) -> str:
+    """A round's penalty as the replay table shows it: none for a machine that was the last pick (QA: a blank
+    cell, where analyze said why)."""
+    if r.penalty_alone:
+        return f"-{r.penalty_alone}"
+    return "0 (last pick)" if r.taken is not None and not r.built and r.last_pick else ""
 
 
 @main.command()
@@ -362,8 +370,9 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
         console.print(_replay_table(result))
         for r in result.rounds:
             if r.undone:
+                paid = "the penalty paid" if r.penalty else "no penalty (the last pick)"   # (QA: said paid, was not)
                 console.print(f"round {r.number}: building {r.taken} would have left money below 1, so it was "
-                              f"undone and the penalty paid ({game.ruleset.title})")
+                              f"undone and {paid} ({game.ruleset.title})")
         if show_final:
             _draw(result.final_layout)
         console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")

@@ -166,6 +166,14 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
                             f"{context.ruleset.rounds} rounds; this game has {len(raw_rounds)}")
     offered_in: dict[str, int] = {}
     rounds = [_parse_round(source, t, raw, context, options, offered_in) for t, raw in enumerate(raw_rounds)]
+    standing: set[str] = set()
+    for t, r in enumerate(rounds):   # (QA: read as "took nothing", then "the layout changed in a round that adds
+        if r.layout is None:         # no machine", or the game refused as a sequence)
+            continue
+        added = sorted(set(r.layout.machine_ids) - standing)
+        if added and not r.has_taken:
+            raise DocumentError(source, f"rounds[{t}].taken", f"missing key: the round's layout adds {', '.join(added)}")
+        standing = set(r.layout.machine_ids)
     if any(r.has_taken for r in rounds):   # a played game: a round without `taken` took nothing
         for t, r in enumerate(rounds):
             token = "first_pick" if r.first_pick else "last_pick" if r.last_pick else None

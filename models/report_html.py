@@ -153,7 +153,8 @@ def _shortfalls(a: Analysis) -> str:
     if not items:
         said = level_note(a)
         return f'<h2>Where it fell short</h2><p class="gain">{said[0].upper()}{said[1:]}.</p>'
-    lis = "".join(f'<li><span class="loss">&minus;{s.amount}</span> &nbsp;{escape(s.text)}</li>' for s in items)
+    lis = "".join(f'<li><span class="{"loss" if s.amount > 0 else "gain"}">'
+                  f'{escape(s.signed).replace("-", "&minus;")}</span> &nbsp;{escape(s.text)}</li>' for s in items)
     return f'<h2>Where it fell short</h2><ul class="short">{lis}</ul>'
 
 
@@ -192,7 +193,10 @@ def _figure(side: GameRound, who: str, number: int) -> str:
     cells = sorted({tuple(c) for v in side.violations for c in v.cells})
     svg = _inline_svg(layout_svg(side.layout, f"{who} after round {number}", cells, legend=False))
     tag = "" if side.changed else '<span class="tag">unchanged</span>'
-    caption = (f"<b>{escape(who)}</b>{tag}<br>{_choice(side)} &middot; build cost {r.cost} &middot; "
+    # the build's tiles and moves, the first-pick token apart, as the table beside it shows them (QA: "build cost 6"
+    # above "-5 build, -1 first pick")
+    fee = f" &middot; first pick &minus;{r.first_pick_fee}" if r.built and r.first_pick_fee else ""
+    caption = (f"<b>{escape(who)}</b>{tag}<br>{_choice(side)} &middot; build cost {r.tiles_cost}{fee} &middot; "
                f"money after the round <b>{r.money}</b>")
     if side.violations:
         caption += '<ul class="rv">' + "".join(f"<li>{escape(v.rule)}: {escape(v.message)}</li>" for v in side.violations) + "</ul>"

@@ -161,6 +161,18 @@ def test_mismatched_offer_names_the_round() -> None:
     assert "\n" not in str(info.value)
 
 
+def test_a_plan_picked_otherwise_than_the_played_game_is_refused() -> None:
+    """QA: a Funner plan without the played game's first-pick token (its builds 1 cheaper) was scored as the optimum
+    of that game. A round both took from must carry the same tokens."""
+    played = read_json(DATA / "funner-tokens.json")   # round 2 a first pick, round 3 a last pick, all built
+    plan = read_json(DATA / "funner-tokens.json")
+    del plan["rounds"][1]["first_pick"]
+    with pytest.raises(DocumentError, match=r"rounds\[1\]\.first_pick: round 2 is not a first pick in the plan but "
+                       r"in the played game"):
+        analyse(played, plan)
+    assert analyse(played, read_json(DATA / "funner-tokens.json")).share == pytest.approx(100.0)
+
+
 @pytest.mark.parametrize("key, value, words", [
     ("board", "classic-B", "board"),
     ("start_money", 3, "starts with"),
@@ -304,3 +316,11 @@ def test_one_round_beyond_the_worst_three_is_named_with_its_reason() -> None:
     lines = _shortfall_lines(((1, -1), (2, -4), (3, -9), (5, -3)), -17)
     assert lines[3] == (1, 1, "round 1: build cost 6 against 5")
     assert len(lines) == 4 and sum(amount for _, amount, _ in lines) == 17
+
+
+def test_what_the_player_made_up_has_its_line_so_the_lines_add_up() -> None:
+    """QA: rounds won against the plan had no line, so a difference of 6 was listed as losses of 17."""
+    lines = _shortfall_lines(((1, 2), (2, -4), (3, -9), (4, 0)), -11)
+    assert lines == [(3, 9, "round 3: build cost 14 against 5"), (2, 4, "round 2: build cost 9 against 5"),
+                     (None, -2, "made up in round 1: more money than the plan")]
+    assert sum(amount for _, amount, _ in lines) == 11

@@ -319,6 +319,21 @@ def test_the_replay_table_shows_funner_tokens_apart_from_income_and_cost():
     assert "tokens" not in _table_text(_replay_table(replay_game(load_game(EXAMPLES_DIR / "rulebook-game.json")), 140))
 
 
+def test_a_last_pick_not_built_says_why_it_has_no_penalty():
+    """QA: the replay table left the penalty blank, where analyze said "no penalty (the last pick)"."""
+    from cli import _replay_table
+    from models.game import parse_game
+    from models.replay import replay_game
+
+    played = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    played["rounds"][1].pop("layout")
+    played["rounds"][1]["last_pick"] = True     # FF08 taken as the last machine left, and not built
+    result = replay_game(parse_game(played, "played.json"))
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in _table_text(_replay_table(result, 140)).splitlines() if line.startswith("│")}
+    assert rows["2"][2] == "no" and rows["2"][-2] == "0 (last pick)"
+
+
 def test_a_first_pick_not_built_shows_its_token_apart_from_the_penalty(tmp_path):
     """QA: a first pick taken and not built read "penalty -3" with nothing in the tokens column."""
     from cli import _replay_table

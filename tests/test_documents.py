@@ -257,6 +257,10 @@ def test_a_number_offered_is_a_type_error_naming_the_key():
     (lambda rounds: rounds[0].update(taken=None, layout={"machines": [], "tiles": [],
                                                          "options": {"diagonal_intersection": True}}),
      r"rounds\[0\]\.layout\.options: does not match the game's options"),
+    # QA: read as "took nothing", then blamed as "the layout changed in a round that adds no machine"
+    (lambda rounds: rounds[0].update(layout={"machines": [{"id": rounds[0]["offered"][0], "cell": [4, 4],
+                                                           "rotation": 0}], "tiles": []}),
+     r"rounds\[0\]\.taken: missing key: the round's layout adds FF"),
 ])
 def test_a_games_rounds_say_what_they_expected(change, message):
     """QA: "got NoneType" (Python's word for null), "[] was not offered this round" for a list where a machine id

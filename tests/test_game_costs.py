@@ -8,7 +8,7 @@ from builders import machine, make_layout, pipe, supply, tank
 from test_game_rules import ROUND1, game, replay
 
 from models.layout import parse_layout
-from models.replay import round_cost
+from models.replay import round_cost, tile_changes
 
 
 def square(body: dict):
@@ -193,6 +193,9 @@ def test_a_double_connector_or_diagonal_tile_moved_or_turned_whole_costs_one_mov
     diagonal = laid(("diagonal", (4, 1), 0))
     assert round_cost(laid(), diagonal) == 2
     assert round_cost(diagonal, laid(("diagonal", (6, 6), 90))) == 1
+    # the same domino written from its other end lays the same two pipes: no change (QA: charged as new)
+    assert round_cost(diagonal, laid(("diagonal", (4, 2), 180))) == 0
+    assert tile_changes(diagonal, laid(("diagonal", (4, 2), 180))) == ([], [])
 
 
 def test_funner_pipe_pieces_sharing_a_hex_are_tiles_of_their_own():
