@@ -70,8 +70,8 @@ SKETCH_RETRY = 0.6
 FEWER = (0.25, 0.7)
 #: --optional sets of more than OPTIONAL_WHOLE machines walk first with the relaxation's best OPTIONAL_MOST, picked
 #: in PICK[0] of the time limit, from PICK[1] to PICK[2] seconds (`_optional_pick`: in half a second the
-#: relaxation of the 55 square machines had picked five)
-OPTIONAL_WHOLE, OPTIONAL_MOST, PICK = 12, 10, (0.1, 1.0, 2.0)
+#: relaxation of the 55 square machines picks five, in one ten)
+OPTIONAL_WHOLE, OPTIONAL_MOST, PICK = 12, 10, (0.1, 0.5, 2.0)
 SKETCH_GIVE_UP_FLOOR = 1.0
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
@@ -290,19 +290,30 @@ def solve_static(
     # without the pair cuts (55 machines: 7.6 s of tables) leaves the time to the walks; the board's area binds
     # only them (fewer machines fit with room to spare: it would only turn the relaxation's ties)
     many = optional and len(ids) > OPTIONAL_WHOLE
-    topo: TopologyBound = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                                         time_limit=_pick_seconds(time_limit) if many else
-                                         min(BOUND_SECONDS, BOUND_SHARE * time_limit)
-                                         + (_triangle_seconds(time_limit) if early else 0.0),
-                                         pair_cuts=not diagonal and not many, triangles=early,
-                                         cells=len(board.cells) if many else None)
-    if topo.infeasible:
-        return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
 
-    t0 = time.monotonic()
-    built = build_static_model(ruleset, board, catalog, ids, objective=objective,
-                               optional=optional and objective == "profit", diagonal=diagonal,
-                               soft_limits=soft_limits)
+    def bounded() -> TopologyBound:
+        return topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
+                              time_limit=_pick_seconds(time_limit) if many else
+                              min(BOUND_SECONDS, BOUND_SHARE * time_limit)
+                              + (_triangle_seconds(time_limit) if early else 0.0),
+                              pair_cuts=not diagonal and not many, triangles=early,
+                              cells=len(board.cells) if many else None)
+
+    def modelled() -> StaticModel:
+        return build_static_model(ruleset, board, catalog, ids, objective=objective,
+                                  optional=optional and objective == "profit", diagonal=diagonal,
+                                  soft_limits=soft_limits)
+
+    # the start-up answers Ctrl-C too: it may take seconds (QA: an interrupt in the first 3-6 s of a 6-machine solve
+    # printed "interrupted" and nothing else, where the README promises "no layout yet")
+    with Interrupt() as starting:
+        topo: TopologyBound | None = starting.abortable(bounded, None)
+        if topo is not None and topo.infeasible:
+            return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
+        t0 = time.monotonic()
+        built: StaticModel | None = None if topo is None else starting.abortable(modelled, None)
+    if topo is None or built is None:
+        return result("UNKNOWN", interrupted=True, explanation="no legal layout found before the interrupt")
     if fixed is not None:
         try:
             fix_to_layout(built, fixed, complete=False)
@@ -372,11 +383,13 @@ def solve_static(
             else:
                 schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
                                     min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
-            fewer = optional and objective == "profit" and fixed is None
+            fewer = optional and objective == "profit"
             if fewer:   # (time left to walk again with fewer machines)
                 schedule = replace(schedule, give_up=min(schedule.give_up,
                                                          max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
-            kept = _optional_pick(ruleset, board, catalog, ids, time_limit) if fewer else ids
+            # a fixed part's machines stay in every walk (QA: with --fixed, 55 optional machines were all sketched)
+            staying = [m.id for m in fixed.machines] if fixed is not None else []
+            kept = _optional_pick(ruleset, board, catalog, ids, time_limit, topo.order, staying) if fewer else ids
             first = schedule
             if kept is not ids:   # a pick is sketched in 2-6 s, or not: up to half the time left for fewer machines
                 give_up = max(schedule.give_up,
@@ -389,18 +402,21 @@ def solve_static(
                    and start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
                 walks = walk(schedule, seed + next(rounds) * WALK_AGAIN_SEED, sketched)
             kept, dropping = [m for m in topo.order if m in kept] if kept is ids else kept, 1
-            while fewer and walks.layout is None and len(kept) > 1 and not interrupt.flag:
+            while fewer and walks.layout is None and len(kept) > len(staying) + 1 and not interrupt.flag:
                 # --optional where no sketch lays every machine: the last of the feeding order left out, then the
                 # two before it, four, ... (QA: classic-C FF02,FF05,FF10,FF13,FF20,FF24,FF30,FF36,FF40,FF50
                 # --optional answered the empty board, 0, after 8 s; without FF10 a sketch of 97 comes in a
                 # second); once the time for that is gone, the machine of most income alone (sketched at once)
                 left = start + FEWER[1] * time_limit - time.monotonic()
-                kept = (kept[:max(1, len(kept) - dropping)] if left > SKETCH_GIVE_UP_FLOOR
-                        else [max(kept, key=lambda m: catalog[m].income)])
+                free = [m for m in kept if m not in staying]
+                free = (free[:max(1, len(free) - dropping)] if left > SKETCH_GIVE_UP_FLOOR
+                        else [max(free, key=lambda m: catalog[m].income)])
+                kept = staying + free
                 dropping *= 2
                 walks = walk(replace(schedule, sketch_seconds=min(schedule.sketch_seconds,
                                                                   max(left, SKETCH_GIVE_UP_FLOOR)),
-                                     give_up=max(min(schedule.give_up, left), SKETCH_GIVE_UP_FLOOR)),
+                                     give_up=max(min(schedule.give_up, left), SKETCH_GIVE_UP_FLOOR),
+                                     improve_seconds=min(schedule.improve_seconds, max(0.0, left))),
                              seed, sketched, kept)
             start_layout, sketch_start = walks.layout, walks.sketch
             if walks.first_at is not None and walks.best_at is not None:
@@ -660,9 +676,10 @@ def _round_schedule(time_limit: float, moves: bool, left: float = math.inf) -> S
                     later_stall=max(ROUND_STALL[0], ROUND_STALL[1] * time_limit))
 
 
-def _optional_pick(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], time_limit: float) -> list[str]:
+def _optional_pick(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], time_limit: float,
+                   order: list[str], fixed: list[str]) -> list[str]:
     """The machines an --optional solve's walks start from: all of them up to OPTIONAL_WHOLE, else the
-    relaxation's best OPTIONAL_MOST (in feeding order), which the sketches can lay.
+    relaxation's best OPTIONAL_MOST (in feeding order), which the sketches can lay, with the `fixed` part's.
 
     All 55 square machines on classic-A: offered every machine, or the 31 the relaxation places in the board's
     area, the walks laid none before the time was gone and a 30 s solve answered the empty board (0); from the
@@ -673,7 +690,10 @@ def _optional_pick(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[s
         return ids
     picked = topology_bound(ruleset, catalog, ids, "profit", True, time_limit=_pick_seconds(time_limit),
                             pair_cuts=False, cells=len(board.cells), most=OPTIONAL_MOST)
-    return [m for m in picked.chosen if m in ids] if picked.chosen else ids
+    # a relaxation with no answer in its time (QA: a loaded machine) falls back on the feeding order's first ten,
+    # never on every machine: sketches of all 55 spent the whole limit ordering them and laid none
+    chosen = [m for m in (picked.chosen or order) if m in ids]
+    return (fixed + [m for m in chosen if m not in fixed])[:max(OPTIONAL_MOST, len(fixed))]
 
 
 def _pick_seconds(time_limit: float) -> float:

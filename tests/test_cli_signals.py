@@ -75,3 +75,20 @@ def test_an_analysis_stopped_while_planning_says_so(tmp_path):
     out, err = running.communicate(timeout=30)
     assert running.returncode == 0, err
     assert "interrupted" in err and "share" in out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_solve_stopped_while_it_starts_says_it_has_no_layout_yet(signum):
+    """QA: stopped in its first seconds (the relaxation, with the triangle cuts for six machines), `solve` printed
+    only "interrupted" and exited 130, where the README promises "no layout yet" and exit 1."""
+    running = subprocess.Popen([*FACTORYFUN, "solve", "--board", "classic-A", "--machines",
+                                "FF39,FF08,FF25,FF40,FF12,FF07", "--time-limit", "30", "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    said = running.stderr.readline()
+    assert said.startswith("solving 6 machines")
+    time.sleep(0.3)
+    running.send_signal(signum)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 1, err
+    assert "UNKNOWN (interrupted)" in out and "no legal layout found before the interrupt" in out
+    assert "Traceback" not in err

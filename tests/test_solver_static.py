@@ -191,6 +191,17 @@ def test_optional_over_the_whole_catalogue_lays_a_factory():
     assert result.layout is not None and check_layout(result.layout).legal
     assert len(result.layout.machines) >= 6 and result.objective >= 60
     assert result.bound is not None and result.bound < 700   # the area row: 792 without it
+    assert result.seconds < 12.5   # (QA: 12.5 s of a 10 s limit: feeding orders of all 55 were hill-climbed)
+
+
+def test_optional_over_the_whole_catalogue_keeps_a_fixed_machine_and_lays_more():
+    """QA: with --fixed the walks were offered all 55 machines (no pick, no walks with fewer) and a 15 s solve
+    placed two machines (15). The pick keeps the fixed machine and leaves out others until a sketch lays them."""
+    fixed = make_layout(machines=[("FF53", (5, 4), 0)], tiles=[("supply", (5, 3), "green")])
+    result = solve(list(CATALOG.machines), optional=True, fixed=fixed, workers=1, time_limit=12)
+    assert result.layout is not None and check_layout(result.layout).legal
+    assert ("FF53", (5, 4), 0) in {(m.id, m.cell, m.rotation) for m in result.layout.machines}
+    assert len(result.layout.machines) >= 4 and result.objective >= 40
 
 
 def test_an_optional_build_never_scores_below_leaving_everything_out():
