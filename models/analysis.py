@@ -272,14 +272,6 @@ def check_comparable(played: Game, best: Game) -> None:
             raise DocumentError(source, f"rounds[{t}].offered",
                                 f"round {t + 1} offers {', '.join(b.offered)} in the plan "
                                 f"but {', '.join(p.offered)} in the played game")
-        # where the tokens move money (Funner), a round both took from was picked in the same order (QA: a plan
-        # without the played game's first pick was scored as 100 % of it); a round one side skipped has no token
-        tokens = played.ruleset.first_pick_fee or played.ruleset.last_pick_bonus
-        for token in ("first_pick", "last_pick") if tokens else ():
-            if p.taken is not None and b.taken is not None and getattr(p, token) != getattr(b, token):
-                raise DocumentError(source, f"rounds[{t}].{token}",
-                                    f"round {t + 1} is {'' if getattr(b, token) else 'not '}a {token.replace('_', ' ')} "
-                                    f"in the plan but {'' if getattr(p, token) else 'not '}in the played game")
 
 
 def _changed(before: Layout, after: Layout) -> bool:
