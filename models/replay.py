@@ -16,6 +16,7 @@ from typing import Any
 from .check import Violation, check_layout
 from .game import Game
 from .layout import Layout, Tile
+from .rulesets import Ruleset
 
 
 @dataclass
@@ -140,7 +141,7 @@ def round_cost(before: Layout, after: Layout) -> int:
             + after.ruleset.machine_move_cost * len(machine_moves(before, after)))
 
 
-def moved_whole(ruleset, new: list[Tile], removed: list[Tile]) -> int:
+def moved_whole(ruleset: Ruleset, new: list[Tile], removed: list[Tile]) -> int:
     """How many tiles of two pipes reappear whole, moved or turned: each is one move (1), not a new tile (2).
 
     RULES 1: "move a reservoir, container or connector (1 each)", and a double connector or the diagonal tile

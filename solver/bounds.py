@@ -29,6 +29,9 @@ from .triangle_cuts import supported as triangles_supported
 from .placements import machine_placements
 from .search import past, solver_parameters
 
+#: the share of `topology_bound`'s time the pair-cut tables may take (the solve gets the rest)
+PAIR_CUT_SHARE = 0.5
+
 
 @dataclass
 class TopologyBound:
@@ -720,9 +723,6 @@ class _Relaxation:
         chosen = [m for m in order if solver.Value(self.placed[m])]
         return TopologyBound(value, status == cp_model.OPTIMAL, order, chosen=chosen)
 
-
-#: the share of `topology_bound`'s time the pair-cut tables may take (the solve gets the rest)
-PAIR_CUT_SHARE = 0.5
 
 #: relations whose networks hold at most this many tiles in the relaxation's solution make its rigid clusters
 CHEAP_TILES = 1

@@ -39,12 +39,21 @@ _err = Terminal(stderr=True)
 Listed = list[tuple[str, str]]
 
 
-def _ids_from_option(machines: str) -> Listed:
-    """--machines FF40,FF12: an empty item (two commas) is a typo, not a shorter list; a comma at the end is
-    let be, as in a machines file (QA: one was accepted there and refused here)."""
-    listed = machines.strip()
+def _comma_items(listed: str) -> list[str] | None:
+    """The ids of "FF40, FF12," (a comma at the end let be); None when an item is empty (two commas in a row:
+    a typo, not a shorter list). The same for --machines and each line of a machines file (QA: one was
+    accepted there and refused here)."""
+    listed = listed.strip()
+    if not listed:
+        return []
     parts = [m.strip() for m in (listed[:-1] if listed.endswith(",") else listed).split(",")]
-    if not all(parts):
+    return parts if all(parts) else None
+
+
+def _ids_from_option(machines: str) -> Listed:
+    """--machines FF40,FF12, read as `_comma_items` reads it."""
+    parts = _comma_items(machines)
+    if not parts:
         raise click.BadParameter(f"empty machine id in {machines!r}", param_hint="'--machines'")
     return [(f"item {i + 1}", m) for i, m in enumerate(parts)]
 
@@ -61,9 +70,8 @@ def _ids_from_file(path: str) -> Listed:
     else:   # ids by line or by comma, as --machines takes them; "#" starts a comment, on its own line or after ids
         ids = []
         for n, line in enumerate(text.splitlines(), start=1):
-            listed = line.split("#", 1)[0].strip()
-            parts = [m.strip() for m in (listed[:-1] if listed.endswith(",") else listed).split(",")] if listed else []
-            if not all(parts):   # (QA: "FF39,,FF08" was refused by --machines and read here)
+            parts = _comma_items(line.split("#", 1)[0])
+            if parts is None:
                 raise DocumentError(path, f"line {n}", "empty machine id between two commas")
             ids.extend((f"line {n}", machine_id) for machine_id in parts)
     if not ids:

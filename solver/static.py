@@ -290,14 +290,14 @@ def solve_static(
     # without the pair cuts (55 machines: 7.6 s of tables) leaves the time to the walks; the board's area binds
     # only them (fewer machines fit with room to spare: it would only turn the relaxation's ties)
     many = optional and len(ids) > OPTIONAL_WHOLE
+    area = len(board.cells) if many else None
 
     def bounded() -> TopologyBound:
         return topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
                               time_limit=_pick_seconds(time_limit) if many else
                               min(BOUND_SECONDS, BOUND_SHARE * time_limit)
                               + (_triangle_seconds(time_limit) if early else 0.0),
-                              pair_cuts=not diagonal and not many, triangles=early,
-                              cells=len(board.cells) if many else None)
+                              pair_cuts=not diagonal and not many, triangles=early, cells=area)
 
     def modelled() -> StaticModel:
         return build_static_model(ruleset, board, catalog, ids, objective=objective,
@@ -389,7 +389,7 @@ def solve_static(
                                                          max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
             # a fixed part's machines stay in every walk (QA: with --fixed, 55 optional machines were all sketched)
             staying = [m.id for m in fixed.machines] if fixed is not None else []
-            kept = _optional_pick(ruleset, board, catalog, ids, time_limit, topo.order, staying) if fewer else ids
+            kept = _optional_pick(ruleset, catalog, ids, time_limit, topo.order, staying, area) if fewer and many else ids
             first = schedule
             if kept is not ids:   # a pick is sketched in 2-6 s, or not: up to half the time left for fewer machines
                 give_up = max(schedule.give_up,
@@ -445,7 +445,7 @@ def solve_static(
                 if progress is not None and sketch_best is None:  # (the sketches reported their own)
                     progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
         relaxed = topo.value if early or diagonal else interrupt.abortable(lambda: _tightened_by_triangles(
-            ruleset, board, catalog, ids, objective, optional, topo.value, deadline - time.monotonic()), topo.value)
+            ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic(), area), topo.value)
         if relaxed is not None and relaxed != topo.value:
             add_objective_bound(built, relaxed)
         track = _Track(objective, relaxed, first_seconds, best,
@@ -676,24 +676,23 @@ def _round_schedule(time_limit: float, moves: bool, left: float = math.inf) -> S
                     later_stall=max(ROUND_STALL[0], ROUND_STALL[1] * time_limit))
 
 
-def _optional_pick(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], time_limit: float,
-                   order: list[str], fixed: list[str]) -> list[str]:
-    """The machines an --optional solve's walks start from: all of them up to OPTIONAL_WHOLE, else the
-    relaxation's best OPTIONAL_MOST (in feeding order), which the sketches can lay, with the `fixed` part's.
+def _optional_pick(ruleset: Ruleset, catalog: Catalog, ids: list[str], time_limit: float, order: list[str],
+                   staying: list[str], cells: int | None) -> list[str]:
+    """The machines an --optional solve of more than OPTIONAL_WHOLE machines walks first with: the best
+    OPTIONAL_MOST of a relaxation within the board's `cells` (in feeding order), which the sketches can lay,
+    after the `staying` machines of the fixed part.
 
     All 55 square machines on classic-A: offered every machine, or the 31 the relaxation places in the board's
     area, the walks laid none before the time was gone and a 30 s solve answered the empty board (0); from the
     relaxation's best ten they reach 127. Up to twelve machines the walks are offered all of them, and leave
     machines out only when no sketch lays them all.
     """
-    if len(ids) <= OPTIONAL_WHOLE:
-        return ids
     picked = topology_bound(ruleset, catalog, ids, "profit", True, time_limit=_pick_seconds(time_limit),
-                            pair_cuts=False, cells=len(board.cells), most=OPTIONAL_MOST)
+                            pair_cuts=False, cells=cells, most=OPTIONAL_MOST)
     # a relaxation with no answer in its time (QA: a loaded machine) falls back on the feeding order's first ten,
     # never on every machine: sketches of all 55 spent the whole limit ordering them and laid none
     chosen = [m for m in (picked.chosen or order) if m in ids]
-    return (fixed + [m for m in chosen if m not in fixed])[:max(OPTIONAL_MOST, len(fixed))]
+    return (staying + [m for m in chosen if m not in staying])[:max(OPTIONAL_MOST, len(staying))]
 
 
 def _pick_seconds(time_limit: float) -> float:
@@ -709,8 +708,8 @@ def _triangle_seconds(seconds_left: float) -> float:
     return min(TRIANGLE_SECONDS, TRIANGLE_SHARE * seconds_left)
 
 
-def _tightened_by_triangles(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], objective: str,
-                            optional: bool, value: int | None, seconds_left: float) -> int | None:
+def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
+                            value: int | None, seconds_left: float, cells: int | None) -> int | None:
     """The relaxation's bound with the triangle cuts too (solver/triangle_cuts.py), or `value` as it was.
 
     Asked after the first walks for more than TRIANGLES_FIRST machines: separating
@@ -719,8 +718,7 @@ def _tightened_by_triangles(ruleset: Ruleset, board: Board, catalog: Catalog, id
     if value is None or not triangles_supported(ruleset):
         return value
     tightened = topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                               time_limit=_triangle_seconds(seconds_left), triangles=True,
-                               cells=len(board.cells) if optional and len(ids) > OPTIONAL_WHOLE else None)
+                               time_limit=_triangle_seconds(seconds_left), triangles=True, cells=cells)
     return value if tightened.value is None else round(_tighter(tightened.value, value, objective))
 
 
