@@ -21,10 +21,10 @@ from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, dis
 from models.errors import DocumentError
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
-from models.replay import tile_changes
 from models.terminal import Terminal
 
 from .extract import prune
+from .fixed_part import fixed_part_moved
 from .static import StaticResult, relative_gap, solve_static
 
 #: `solve` found no layout (INFEASIBLE, or UNKNOWN at the time limit or Ctrl-C): like `check` for an illegal
@@ -142,26 +142,12 @@ def _hint_problem(hint: Layout, ids: list[str], optional: bool, fixed: Layout | 
         return f"it leaves out {', '.join(missing)} (without --optional a hint places every machine)"
     if hint.options.get("diagonal_intersection") and not diagonal:
         return "it plays with the diagonal intersection tile: give --diagonal too"
-    moved = _fixed_parts_moved(hint, fixed)
+    moved = fixed_part_moved(hint, fixed)
     if moved:
         return moved
     violations = check_layout(prune(hint)).violations
     if violations:
         return f"it breaks rule {violations[0].rule}: {violations[0].message}"
-    return None
-
-
-def _fixed_parts_moved(hint: Layout, fixed: Layout | None) -> str | None:
-    """The first machine or tile of `fixed` the hint does not have where `fixed` has it, in words, or None."""
-    if fixed is None:
-        return None
-    placed = {m.id: m for m in hint.machines}
-    for machine in fixed.machines:
-        if placed.get(machine.id) != machine:
-            return f"--fixed has {machine.id} at {list(machine.cell)} turned {machine.rotation}, the hint does not"
-    _, missing = tile_changes(fixed, hint)   # (fixed's tiles the hint lacks, in fixed's order)
-    if missing:
-        return f"--fixed has a {missing[0].kind} tile at {list(missing[0].cell)}, the hint does not"
     return None
 
 

@@ -252,7 +252,8 @@ def add_flows(model: cp_model.CpModel, v: StaticVars) -> None:
 
     Together with the fed flag this gives rules 3, 4, 6 and 7 without naming networks.
     A reservoir must receive at least one unit and a supply send at least one: a
-    safe tightening for a static build (a reservoir nothing flows into is waste).
+    safe tightening for a static build (a reservoir nothing flows into is waste),
+    but not for a tank a player fixed (`relax_waste`).
     """
     cap = v.flow_cap
     for e in range(len(v.edges)):
@@ -266,9 +267,22 @@ def add_flows(model: cp_model.CpModel, v: StaticVars) -> None:
             continue
         net_out = sum(v.outflow((cell, s)) for s in sides)
         supply = _supply_literal(model, v, cell)
-        model.Add(net_out >= 1).OnlyEnforceIf(supply)
-        model.Add(net_out <= -1).OnlyEnforceIf(v.output[cell])
+        model.Add(net_out >= 0).OnlyEnforceIf(supply)
+        model.Add(net_out <= 0).OnlyEnforceIf(v.output[cell])
+        barred = [model.Add(net_out >= 1), model.Add(net_out <= -1)]
+        barred[0].OnlyEnforceIf(supply)
+        barred[1].OnlyEnforceIf(v.output[cell])
+        v.waste_barred[cell] = barred
         model.Add(net_out == -1).OnlyEnforceIf(v.end[cell])
+
+
+def relax_waste(model: cp_model.CpModel, v: StaticVars, cell) -> None:
+    """A tank fixed at `cell`, whose network rule 7 already holds for, may carry no flow: a reservoir beside
+    inputs that take every unit, a second container of a colour. Legal, and a player's fixed part may hold one
+    (QA: a Funner fixed part cut from the solver's own legal layout was "proved" INFEASIBLE, its pink reservoir
+    receiving nothing); each tightening there now holds only if a fresh literal, free to be 0, says so."""
+    for constraint in v.waste_barred.get(cell, ()):
+        constraint.OnlyEnforceIf(model.NewBoolVar(f"waste_barred[{cell}]"))
 
 
 def _supply_literal(model: cp_model.CpModel, v: StaticVars, cell) -> cp_model.IntVar:

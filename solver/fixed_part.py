@@ -14,6 +14,7 @@ from collections import Counter
 from models.catalog import Catalog
 from models.check import check_layout, dead_ends
 from models.layout import Layout
+from models.replay import tile_changes
 from models.stock import SupplyStock
 
 #: checker rules that no added tile or machine can mend once the fixed part breaks them
@@ -42,4 +43,19 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
         if tile.kind == "supply" and tile.color not in drunk:
             return (f"the {tile.color} supply container at {list(tile.cell)} can feed nothing: "
                     f"no machine of the set has a {tile.color} input")
+    return None
+
+
+def fixed_part_moved(layout: Layout, fixed: Layout | None, name: str = "the hint") -> str | None:
+    """The first machine or tile of `fixed` that `layout` (`name`: a hint, a walk's layout) does not have where
+    `fixed` has it, in words, or None."""
+    if fixed is None:
+        return None
+    placed = {m.id: m for m in layout.machines}
+    for machine in fixed.machines:
+        if placed.get(machine.id) != machine:
+            return f"--fixed has {machine.id} at {list(machine.cell)} turned {machine.rotation}, {name} does not"
+    _, missing = tile_changes(fixed, layout)   # (fixed's tiles `layout` lacks, in fixed's order)
+    if missing:
+        return f"--fixed has a {missing[0].kind} tile at {list(missing[0].cell)}, {name} does not"
     return None

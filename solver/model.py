@@ -13,7 +13,9 @@ from ortools.sat.python import cp_model
 
 from models.board import Board
 from models.catalog import Catalog
+from models.geometry import Cell
 from models.layout import TANK_KINDS, Layout
+from models.networks import connect
 from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
@@ -192,12 +194,17 @@ def add_objective_bound(built: StaticModel, value: int) -> None:
         built.model.Add(built.score <= value)
 
 
-def fix_to_layout(built: StaticModel, layout: Layout, complete: bool = True) -> None:
+def fix_to_layout(built: StaticModel, layout: Layout, complete: bool = True) -> bool:
     """Force the model's layout variables to `layout` (hard constraints).
 
     complete=True also forbids everything the layout does not contain, so the
     model is feasible exactly when it accepts this very layout; complete=False
     only forces what the layout contains (the `fixed` option of the solver).
+    Returns whether the model still holds every legal layout keeping `layout`:
+    not when a tank of it must carry flow in the model (constraints.add_flows)
+    though a legal layout may leave it none (QA: a fixed pink reservoir, whose
+    outputs come only with machines the solve places, got "bound 12" where a
+    layout keeping it scores 17). The model's layouts are legal either way.
     """
     lits, rest = layout_literals(built.vars, layout)
     for lit in lits:
@@ -205,6 +212,34 @@ def fix_to_layout(built: StaticModel, layout: Layout, complete: bool = True) -> 
     if complete:
         for lit in rest:
             built.model.Add(lit == 0)
+    relaxed, binding = _fixed_tank_flows(built.vars, layout)
+    for cell in relaxed:
+        C.relax_waste(built.model, built.vars, cell)
+    return not binding
+
+
+def _fixed_tank_flows(v: StaticVars, layout: Layout) -> tuple[list[Cell], list[Cell]]:
+    """(cells of the layout's tanks whose flow tightening can go, cells where it stays though a legal layout
+    keeping `layout` may leave the tank without flow).
+
+    It can go where rule 7 already holds (an output reservoir in a network with a machine output, a supply
+    container in one with a machine input): the layout's parts stay where they are, and so do their
+    connections. A supply container of a colour whose stock (every machine of the model placed) allows no second
+    one needs no change: whatever it joins, every supply-fed input there drinks from it alone.
+    """
+    stock = SupplyStock.of(v.ruleset, [v.catalog[m] for m in v.machine_ids])
+    relaxed: list[Cell] = []
+    binding: list[Cell] = []
+    for network in connect(layout).networks:
+        for i in network.output_tanks:
+            (relaxed if network.outputs else binding).append(layout.tiles[i].cell)
+        for i in network.supplies:
+            tile = layout.tiles[i]
+            if network.inputs:
+                relaxed.append(tile.cell)
+            elif stock.room_for({tile.color: 1}, tile.color):
+                binding.append(tile.cell)
+    return relaxed, binding
 
 
 def layout_literals(v: StaticVars, layout: Layout) -> tuple[list[cp_model.IntVar], list[cp_model.IntVar]]:

@@ -17,7 +17,7 @@ import itertools
 import math
 import time
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterator
 
 from models.board import Board
@@ -30,7 +30,7 @@ from .background import Background
 from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
 from .construct import greedy_layout
-from .fixed_part import fixed_part_reason
+from .fixed_part import fixed_part_moved, fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
 from .sketch import ranked, ranking
@@ -73,6 +73,10 @@ FEWER = (0.25, 0.7)
 #: relaxation of the 55 square machines picks five, in one ten)
 OPTIONAL_WHOLE, OPTIONAL_MOST, PICK = 12, 10, (0.1, 0.5, 2.0)
 SKETCH_GIVE_UP_FLOOR = 1.0
+#: a first layout becomes CP-SAT's hint only while this many seconds are left for CP-SAT to search from it: the
+#: hint takes seconds on a big model (55 optional machines with both cores busy: 2.1 s, and a 5 s solve ended at
+#: 8.9 s); without it the layout is checked and kept as it is
+HINT_LEAST = 1.0
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
 #: ... when the best layout is at most this many points below the bound (5 before growth got fast: a
@@ -267,7 +271,6 @@ def solve_static(
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     start = time.monotonic()
-    deadline = start + time_limit
     ids = _validate(catalog, list(machine_ids), fixed)
     must_place = ids if not optional else ([m.id for m in fixed.machines] if fixed is not None else [])
 
@@ -284,254 +287,49 @@ def solve_static(
         reason = f"the fixed layout cannot be kept: {unkeepable}" if unkeepable else None
     if reason:
         return result("INFEASIBLE", explanation=reason)
-    # small sets get the triangle cuts at once: a bound that meets the first walks' best ends them
-    early = len(ids) <= TRIANGLES_FIRST
-    # more than OPTIONAL_WHOLE optional machines: a bound far above any layout whatever it is given, so a short one
-    # without the pair cuts (55 machines: 7.6 s of tables) leaves the time to the walks; the board's area binds
-    # only them (fewer machines fit with room to spare: it would only turn the relaxation's ties)
     many = optional and len(ids) > OPTIONAL_WHOLE
+    # more than OPTIONAL_WHOLE optional machines: the board's area binds their relaxation (fewer machines fit with
+    # room to spare: it would only turn the relaxation's ties)
     area = len(board.cells) if many else None
-
-    def bounded() -> TopologyBound:
-        return topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
-                              time_limit=_pick_seconds(time_limit) if many else
-                              min(BOUND_SECONDS, BOUND_SHARE * time_limit)
-                              + (_triangle_seconds(time_limit) if early else 0.0),
-                              pair_cuts=not diagonal and not many, triangles=early, cells=area)
-
-    def modelled() -> StaticModel:
-        return build_static_model(ruleset, board, catalog, ids, objective=objective,
-                                  optional=optional and objective == "profit", diagonal=diagonal,
-                                  soft_limits=soft_limits)
-
     # the start-up answers Ctrl-C too: it may take seconds (QA: an interrupt in the first 3-6 s of a 6-machine solve
     # printed "interrupted" and nothing else, where the README promises "no layout yet")
     with Interrupt() as starting:
-        topo: TopologyBound | None = starting.abortable(bounded, None)
+        topo: TopologyBound | None = starting.abortable(
+            lambda: _first_bound(ruleset, catalog, ids, objective, optional, time_limit, diagonal, many, area), None)
         if topo is not None and topo.infeasible:
             return result("INFEASIBLE", explanation="the machines cannot be connected in any arrangement")
+        # the walks of so many start from the relaxation's pick, and CP-SAT models only it: all 55 square machines'
+        # model took 3.4 s and its hint 2.1 s with both cores busy, and a 5 s solve ended at 8.9 s
+        staying = [m.id for m in fixed.machines] if fixed is not None else []
+        picked = (starting.abortable(lambda: _optional_pick(ruleset, catalog, ids, time_limit, topo.order, staying,
+                                                            area), None) if many and topo is not None else None)
         t0 = time.monotonic()
-        built: StaticModel | None = None if topo is None else starting.abortable(modelled, None)
-    if topo is None or built is None:
+        built: StaticModel | None = None if topo is None else starting.abortable(
+            lambda: build_static_model(ruleset, board, catalog, picked or ids, objective=objective,
+                                       optional=optional and objective == "profit", diagonal=diagonal,
+                                       soft_limits=soft_limits), None)
+    if topo is None or built is None or (many and picked is None):
         return result("UNKNOWN", interrupted=True, explanation="no legal layout found before the interrupt")
+    exact = True   # the model holds every legal layout of the solve (see fix_to_layout)
     if fixed is not None:
         try:
-            fix_to_layout(built, fixed, complete=False)
+            exact = fix_to_layout(built, fixed, complete=False)
         except ValueError as exc:
             return result("INFEASIBLE", explanation=f"the fixed layout cannot be kept: {exc}")
     if topo.value is not None:
         add_objective_bound(built, topo.value)
     build_seconds = time.monotonic() - t0
 
-    best: tuple[Layout, CheckResult] | None = None
-    first_seconds = None
     with Interrupt() as interrupt, ExitStack() as beside:
-        start_layout = hint
-        use_construction = greedy is not False   # sketches unless told not (None or True)
-        sketch_first: float | None = None   # when the first and the best sketch appeared
-        sketch_start: Layout | None = None  # the best sketch before ruin-and-recreate moves
-        sketch_best: float | None = None
-        # (a cheapest build is proved as the best profit of a game without chain bonus: `_prove`)
-        provable = not optional and len(ids) <= PROVE_MAX_MACHINES
-        proved_late = (objective == "profit" and not optional and fixed is None
-                       and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
-        stall = max(STALL[0], STALL[1] * time_limit) if provable else None
-        later_stall = max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None
-        unbounded = not triangles_supported(ruleset)   # (hex: no bound comes near the optimum)
-        moves = (objective == "profit" and fixed is None
-                 and len(ids) >= (SKETCH_MANY_UNBOUNDED if unbounded else SKETCH_MANY))
-        # rounds of fresh walks may take time from the main search and from a capped proof
-        fresh_walks = use_construction and hint is None and fixed is None
-        # 3-6 machines where nothing can be proved (no triangle cuts: the bound stays the geometry-free one, 10-20
-        # points up) walk in rounds of fresh sketches and moves until the last WALK_AGAIN_RESERVE of the time, with
-        # no prover and no main CP-SAT search before: 9 random Funner sets of 3-6 machines (20 s, one worker) ended
-        # at 49 / 53 against 38 / 52 on two, the same on seven; one bound a point higher (CP-SAT had lowered it)
-        walks_throughout = unbounded and moves and fresh_walks and not optional and not proved_late
-        # how far under the bound the best may be for the prover to run; None: it never runs
-        prove_points = (None if walks_throughout else PROVE_MAX_POINTS if provable
-                        else math.inf if proved_late else None)
-        rounds_first = (proved_late or walks_throughout) and fresh_walks   # rounds from the start
-        rounds = itertools.count(1)   # their seeds: seed + k x WALK_AGAIN_SEED, never one twice
-
-        walked = [-math.inf]   # the best score any walk reported
-
-        def walk(schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None],
-                 machines: list[str] = ids) -> Start:
-            def better(score: int, at: float) -> None:
-                walked[0] = max(walked[0], score)
-                on_better(score, at)
-
-            # a walk that reaches the relaxation's bound has found an optimum: nothing to wait for
-            at_bound = (lambda: False) if objective != "profit" or topo.value is None else (
-                lambda: walked[0] >= topo.value)
-            return sketch_and_improve(ruleset, board, catalog, machines, schedule, workers, walk_seed, fixed=fixed,
-                                      order=[m for m in topo.order if m in machines] if machines is ids else machines,
-                                      interrupted=lambda: interrupt.flag or at_bound(), on_better=better,
-                                      worth=ranking(objective))
-
-        if start_layout is None and use_construction:
-            def sketched(score: int, at: float) -> None:
-                if progress is not None:   # (the walks report `ranking(objective)` values)
-                    progress(float(ranked(score, objective)), float(topo.value or 0), at - start)
-
-            sketch_seconds = _sketch_seconds(len(ids), time_limit)
-            if rounds_first:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more
-                first_round = _round_schedule(time_limit, moves)
-                sketch_seconds = min(sketch_seconds, max(first_round.sketch_seconds, SKETCH_GIVE_UP))
-                schedule = replace(first_round, sketch_seconds=sketch_seconds,
-                                   give_up=max(SKETCH_GIVE_UP, sketch_seconds))
-            else:
-                schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
-                                    min(IMPROVE[0] * time_limit, IMPROVE[1]) if moves else 0.0, stall, later_stall)
-            fewer = optional and objective == "profit"
-            if fewer:   # (time left to walk again with fewer machines)
-                schedule = replace(schedule, give_up=min(schedule.give_up,
-                                                         max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
-            # a fixed part's machines stay in every walk (QA: with --fixed, 55 optional machines were all sketched)
-            staying = [m.id for m in fixed.machines] if fixed is not None else []
-            kept = _optional_pick(ruleset, catalog, ids, time_limit, topo.order, staying, area) if fewer and many else ids
-            first = schedule
-            if kept is not ids:   # a pick is sketched in 2-6 s, or not: up to half the time left for fewer machines
-                give_up = max(schedule.give_up,
-                              min(SKETCH_GIVE_UP, (start + FEWER[1] * time_limit - time.monotonic()) / 2))
-                first = replace(schedule, give_up=give_up, sketch_seconds=max(schedule.sketch_seconds, give_up))
-            walks = walk(first, seed, sketched, kept)
-            # walks in rounds that found no sketch at all try again with fresh seeds (other orders and
-            # preferences) while SKETCH_RETRY of the time lasts; CP-SAT's greedy construction rarely lays 10
-            while (rounds_first and walks.layout is None and not interrupt.flag
-                   and start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
-                walks = walk(schedule, seed + next(rounds) * WALK_AGAIN_SEED, sketched)
-            kept, dropping = [m for m in topo.order if m in kept] if kept is ids else kept, 1
-            while fewer and walks.layout is None and len(kept) > len(staying) + 1 and not interrupt.flag:
-                # --optional where no sketch lays every machine: the last of the feeding order left out, then the
-                # two before it, four, ... (QA: classic-C FF02,FF05,FF10,FF13,FF20,FF24,FF30,FF36,FF40,FF50
-                # --optional answered the empty board, 0, after 8 s; without FF10 a sketch of 97 comes in a
-                # second); once the time for that is gone, the machine of most income alone (sketched at once)
-                left = start + FEWER[1] * time_limit - time.monotonic()
-                free = [m for m in kept if m not in staying]
-                free = (free[:max(1, len(free) - dropping)] if left > SKETCH_GIVE_UP_FLOOR
-                        else [max(free, key=lambda m: catalog[m].income)])
-                kept = staying + free
-                dropping *= 2
-                walks = walk(replace(schedule, sketch_seconds=min(schedule.sketch_seconds,
-                                                                  max(left, SKETCH_GIVE_UP_FLOOR)),
-                                     give_up=max(min(schedule.give_up, left), SKETCH_GIVE_UP_FLOOR),
-                                     improve_seconds=min(schedule.improve_seconds, max(0.0, left))),
-                             seed, sketched, kept)
-            start_layout, sketch_start = walks.layout, walks.sketch
-            if walks.first_at is not None and walks.best_at is not None:
-                sketch_first, sketch_best = walks.first_at - start, walks.best_at - start
-        if start_layout is None and use_construction:
-            construction = greedy_layout(
-                ruleset, board, catalog, topo.order, step_time=max(2.0, min(4.0, time_limit / (3 * len(ids)))),
-                workers=workers, seed=seed, objective=objective, diagonal=diagonal, fixed=fixed,
-                deadline=start + 0.75 * time_limit, interrupt=interrupt,
-            )
-            if construction.layout is not None and (optional or not construction.skipped):
-                start_layout = construction.layout
-            elif construction.layout is not None:
-                partial_hint(built, construction.layout)  # still a head start for the placed part
-        if start_layout is None and ruleset.geometry.name == "hex" and not built.model.Proto().solution_hint.vars:
-            empty_hint(built)
-        if start_layout is not None:
-            values = _complete_hint(built, start_layout)
-            if values is None and sketch_start is not None and sketch_start is not start_layout:
-                # the model routes products through pipes only, never through an output reservoir
-                # (README, rules decisions); a move may do that, so CP-SAT starts from the sketch
-                values = _complete_hint(built, sketch_start)
-            if values is not None:
-                best = checked_layout(layout_from_values(built.vars, value_reader(values), diagonal))
-                first_seconds = sketch_first if sketch_first is not None else time.monotonic() - start
-                if progress is not None and sketch_best is None:  # (the sketches reported their own)
-                    progress(float(_objective_of(best[1], objective)), float(topo.value or 0), first_seconds)
-        relaxed = topo.value if early or diagonal else interrupt.abortable(lambda: _tightened_by_triangles(
-            ruleset, catalog, ids, objective, optional, topo.value, deadline - time.monotonic(), area), topo.value)
-        if relaxed is not None and relaxed != topo.value:
-            add_objective_bound(built, relaxed)
-        track = _Track(objective, relaxed, first_seconds, best,
-                       best_seconds=sketch_best if best is not None and sketch_best is not None else first_seconds)
-        if start_layout is not None and (best is None or start_layout is not sketch_start):
-            # the walks' best, even when CP-SAT could only take the sketch it grew from as its hint
-            _keep_legal(track, start_layout, sketch_best if sketch_best is not None else time.monotonic() - start,
-                        ids, must_place, fixed)
-        if relaxed is not None and relaxed != topo.value and progress is not None and track.best is not None:
-            progress(float(track.value()), float(relaxed), time.monotonic() - start)
-        if optional and objective == "profit" and fixed is None:
-            # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
-            # worker alone once answered -69 for FF39 --optional)
-            track.offer(checked_layout(empty_layout(ruleset, board, catalog, diagonal)), time.monotonic() - start)
-        rounds_end = deadline - (WALK_AGAIN_RESERVE if walks_throughout else PROVE_LATE_SHARE) * time_limit
-        joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
-        joined = (beside.enter_context(_joined_beside(ruleset, catalog, ids, joined_until - time.monotonic()))
-                  if (rounds_first and JOINED_BESIDE[0] <= len(ids) <= JOINED_BESIDE[1] and not diagonal
-                      and triangles_supported(ruleset) and relaxed is not None and not interrupt.flag)
-                  else None)
-
-        def joined_news(wait: float = 0.0) -> None:
-            """The whole groups' bound, once it has come: into the track and the model."""
-            value = None if joined is None else joined.wait(wait)
-            if value is not None and value < track.bound:   # (7-10 machines: profit, every machine placed)
-                _bound_into(track, built, value)
-                if progress is not None and track.best is not None:
-                    progress(float(track.value()), float(track.bound), time.monotonic() - start)
-        # (--optional too: its layouts place every machine, which the optional optimum often does; QA: expert-B
-        # FF45,FF48,FF53 stuck at 24 in two runs of six, laid 29 in 1.4 s; but its bound is not the optional one)
-        # (a cost solve too: the relaxation then minimises the cost, and its cheapest arrangement laid out is a
-        # build one-input-at-a-time sketches miss: classic-A FF40,FF12,FF07 sketches 12, one worker ended at 11-12
-        # after 20 s, laid 10 (optimal) in 2 s; classic-C FF14,FF22,FF29,FF41 sketches 6, laid 5). With a --hint
-        # too: its layout is the start, and a better laid one replaces it (QA: FF39,FF08,FF25 --optional from the
-        # hint of FF39,FF08 (22) stood at 22 after 5 s, where without a hint the laid 25 is proved in 0.3 s)
-        # (neither this nor the prover starts past the deadline: a 1 s solve of six machines ended at 1.9 s)
-        if (len(ids) <= PROVE_MAX_MACHINES and fixed is None and time.monotonic() < deadline
-                and not diagonal and triangles_supported(ruleset) and not interrupt.flag and not track.at_bound()):
-            _joined_and_laid(ruleset, board, catalog, ids, track, built, time_limit, seed, start, progress,
-                             interrupt, bound_holds=not optional, objective=objective)
-        searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if proved_late
-                     else (deadline - time.monotonic()) * (MAIN_SHARE if provable else 1.0))
-        if rounds_first and track.best is not None:
-            # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
-            # benchmark rows); new rounds do, now and then
-            _walk_again(track, walk, ids, seed, rounds, moves, time_limit, rounds_end, start, interrupt, progress,
-                        joined_news)
-        else:
-            _search(built, track, start, searching, diagonal, workers, seed, progress,
-                    presolve, log, interrupt, stall=later_stall)
-        if track.infeasible:
-            if track.best is not None:
-                raise AssertionError("internal error: the solver proved infeasible a model it had a layout for")
+        solving = _Solve(ruleset, board, catalog, ids, must_place, objective, optional, time_limit, workers, seed, hint,
+                         fixed, diagonal, progress, presolve, log, start, topo, built, area, picked,
+                         exact and picked is None, interrupt, beside,
+                         _phases(ruleset, ids, objective, optional, time_limit, hint, fixed, greedy))
+        track, relaxed = solving.search()
+        if track is None:
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal,
-                                                                     deadline - time.monotonic()))
-        joined_news()
-        if (prove_points is not None and track.worth_proving(prove_points) and not interrupt.flag
-                and time.monotonic() < deadline):
-            def proved(bound: int) -> None:
-                if progress is not None:
-                    progress(float(track.value()), float(bound), time.monotonic() - start)
-
-            far = provable and track.points_to_bound() > PROVE_FAR[0]
-            proof_deadline = deadline
-            if far:
-                proof_deadline = min(deadline, start + PROVE_FAR[1] * time_limit)
-            elif proved_late:
-                proof_deadline = min(deadline, time.monotonic() + PROVE_LATE_PROBE * time_limit)
-            proof = _prove(ruleset, board, catalog, ids, objective, track.value(), _whole(track.bound, objective),
-                           proof_deadline, diagonal=diagonal, fixed=fixed, interrupt=interrupt, threads=workers,
-                           on_bound=proved)
-            _bound_into(track, built, proof.bound)
-            if proof.layout is not None:
-                track.offer(checked_layout(proof.layout), time.monotonic() - start)
-            track.optimal = proof.complete
-            if (far or proved_late) and fresh_walks and not track.optimal:
-                _walk_again(track, walk, ids, seed, rounds, moves, time_limit,
-                            deadline - WALK_AGAIN_RESERVE * time_limit, start, interrupt, progress, joined_news)
-        if not interrupt.flag and not track.optimal:
-            joined_news(min(joined_until + JOINED_WAIT, deadline - 1.0) - time.monotonic())
-        if not track.optimal and not interrupt.flag and deadline - time.monotonic() > 1.0:
-            if track.best is not None and prove_points is not None:  # the search goes on from the best layout
-                _complete_hint(built, track.best[0])
-            _search(built, track, start, deadline - time.monotonic(), diagonal, workers, seed, progress,
-                    presolve, log, interrupt)
+                                                          solving.deadline - time.monotonic()))
         interrupted = interrupt.flag
 
     best, bound, status = track.best, _whole(track.bound, objective), ("OPTIMAL" if track.optimal else "UNKNOWN")
@@ -554,6 +352,353 @@ def solve_static(
                   interrupted=interrupted)
 
 
+def _first_bound(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
+                 time_limit: float, diagonal: bool, many: bool, area: int | None) -> TopologyBound:
+    """The relaxation's first bound and feeding order. Small sets get the triangle cuts at once (a bound that
+    meets the first walks' best ends them); more than OPTIONAL_WHOLE optional machines get a short one without the
+    pair cuts (55 machines: 7.6 s of tables), since their bound is far above any layout whatever it is given."""
+    early = len(ids) <= TRIANGLES_FIRST
+    return topology_bound(ruleset, catalog, ids, objective, optional and objective == "profit",
+                          time_limit=_pick_seconds(time_limit) if many else
+                          min(BOUND_SECONDS, BOUND_SHARE * time_limit)
+                          + (_triangle_seconds(time_limit) if early else 0.0),
+                          pair_cuts=not diagonal and not many, triangles=early, cells=area)
+
+
+@dataclass(frozen=True)
+class _Phases:
+    """Which phases one solve runs, decided before any search from the set's size, the objective and the options."""
+    sketches: bool                # a first layout from walks (else the caller's hint or CP-SAT alone)
+    provable: bool                # the decomposition prover may close the gap (cheapest builds through profit)
+    proved_late: bool             # 7-10 machines: rounds of walks first, the prover for a while after
+    stall: float | None           # a phase hands over once its best has stood this long
+    later_stall: float | None     # ... the phases after the sketches, on a share of it
+    moves: bool                   # ruin-and-recreate moves after the sketches
+    fresh_walks: bool             # rounds of fresh walks may take time from the main search and a capped proof
+    walks_throughout: bool        # rounds of walks until the last WALK_AGAIN_RESERVE of the time
+    prove_points: float | None    # how far under the bound the best may be for the prover to run; None: never
+    rounds_first: bool            # walks in rounds from the start
+
+
+def _phases(ruleset: Ruleset, ids: list[str], objective: str, optional: bool, time_limit: float,
+            hint: Layout | None, fixed: Layout | None, greedy: bool | None) -> _Phases:
+    sketches = greedy is not False   # sketches unless told not (None or True)
+    # (a cheapest build is proved as the best profit of a game without chain bonus: `_prove`)
+    provable = not optional and len(ids) <= PROVE_MAX_MACHINES
+    proved_late = (objective == "profit" and not optional and fixed is None
+                   and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
+    stall = max(STALL[0], STALL[1] * time_limit) if provable else None
+    unbounded = not triangles_supported(ruleset)   # (hex: no bound comes near the optimum)
+    moves = (objective == "profit" and fixed is None
+             and len(ids) >= (SKETCH_MANY_UNBOUNDED if unbounded else SKETCH_MANY))
+    fresh_walks = sketches and hint is None and fixed is None
+    # 3-6 machines where nothing can be proved (no triangle cuts: the bound stays the geometry-free one, 10-20
+    # points up) walk in rounds of fresh sketches and moves until the last WALK_AGAIN_RESERVE of the time, with
+    # no prover and no main CP-SAT search before: 9 random Funner sets of 3-6 machines (20 s, one worker) ended
+    # at 49 / 53 against 38 / 52 on two, the same on seven; one bound a point higher (CP-SAT had lowered it)
+    walks_throughout = unbounded and moves and fresh_walks and not optional and not proved_late
+    return _Phases(
+        sketches=sketches, provable=provable, proved_late=proved_late, stall=stall,
+        later_stall=max(STALL[0], LATER_STALL_SHARE * stall) if stall is not None else None,
+        moves=moves, fresh_walks=fresh_walks, walks_throughout=walks_throughout,
+        prove_points=(None if walks_throughout else PROVE_MAX_POINTS if provable
+                      else math.inf if proved_late else None),
+        rounds_first=(proved_late or walks_throughout) and fresh_walks)
+
+
+@dataclass
+class _FirstLayout:
+    """Where a solve starts: a complete layout (hint, walks' best or greedy construction), the sketch the walks'
+    moves grew it from, and when the walks' first and best layouts came (seconds into the solve)."""
+    layout: Layout | None = None
+    sketch: Layout | None = None
+    first_at: float | None = None
+    best_at: float | None = None
+
+
+@dataclass
+class _Solve:
+    """One solve after its start-up: its inputs, clock, model and first bound, and the phases that share them."""
+    ruleset: Ruleset
+    board: Board
+    catalog: Catalog
+    ids: list[str]
+    must_place: list[str]
+    objective: str
+    optional: bool
+    time_limit: float
+    workers: int
+    seed: int
+    hint: Layout | None
+    fixed: Layout | None
+    diagonal: bool
+    progress: Progress | None
+    presolve: bool
+    log: bool
+    start: float
+    topo: TopologyBound
+    built: StaticModel
+    area: int | None
+    picked: list[str] | None       # more than OPTIONAL_WHOLE optional machines: the relaxation's pick, CP-SAT's model
+    #: CP-SAT's model (and the prover's) holds every legal layout of the solve: not so for a pick, nor for a fixed
+    #: tank the model must give flow (fix_to_layout); their bounds, optima and infeasibility then count for nothing
+    model_whole: bool
+    interrupt: Interrupt
+    beside: ExitStack
+    phases: _Phases
+    walked: float = -math.inf     # the best score any walk reported
+    #: the rounds' seeds: seed + k x WALK_AGAIN_SEED, never one twice
+    rounds: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def deadline(self) -> float:
+        return self.start + self.time_limit
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def report(self, best: float, bound: float | None, at: float | None = None) -> None:
+        """A progress line (best, bound, seconds into the solve: now unless `at`)."""
+        if self.progress is not None:
+            self.progress(float(best), float(bound or 0), self.elapsed() if at is None else at)
+
+    def walk(self, schedule: Schedule, walk_seed: int, on_better: Callable[[int, float], None],
+             machines: list[str] | None = None) -> Start:
+        """Sketches then moves of `machines` (every machine by default, in the relaxation's feeding order)."""
+        machines = self.ids if machines is None else machines
+
+        def better(score: int, at: float) -> None:
+            self.walked = max(self.walked, score)
+            on_better(score, at)
+
+        # a walk that reaches the relaxation's bound has found an optimum: nothing to wait for
+        bound = self.topo.value
+        at_bound = (lambda: False) if self.objective != "profit" or bound is None else (
+            lambda: self.walked >= bound)
+        return sketch_and_improve(self.ruleset, self.board, self.catalog, machines, schedule, self.workers, walk_seed,
+                                  fixed=self.fixed,
+                                  order=[m for m in self.topo.order if m in machines] if machines is self.ids
+                                  else machines,
+                                  interrupted=lambda: self.interrupt.flag or at_bound(), on_better=better,
+                                  worth=ranking(self.objective))
+
+    def search(self) -> tuple[_Track | None, int | None]:
+        """Every phase after start-up, in order: the best layout and bound (None: proved infeasible), and the
+        relaxation's bound with the triangle cuts."""
+        first = _FirstLayout(layout=self.hint)
+        if first.layout is None and self.phases.sketches:
+            first = self._walked_first()
+        if first.layout is None and self.phases.sketches:
+            first = self._constructed_first()
+        hinted = bool(self.built.model.Proto().solution_hint.vars)
+        if first.layout is None and self.ruleset.geometry.name == "hex" and not hinted:
+            empty_hint(self.built)
+        best, first_seconds = self._hinted(first)
+        relaxed = self.topo.value if len(self.ids) <= TRIANGLES_FIRST or self.diagonal else self.interrupt.abortable(
+            lambda: _tightened_by_triangles(self.ruleset, self.catalog, self.ids, self.objective, self.optional,
+                                            self.topo.value, self.deadline - time.monotonic(), self.area),
+            self.topo.value)
+        if relaxed is not None and relaxed != self.topo.value:
+            add_objective_bound(self.built, relaxed)
+        track = _Track(self.objective, relaxed, first_seconds, best,
+                       best_seconds=first.best_at if best is not None and first.best_at is not None else first_seconds,
+                       model_whole=self.model_whole)
+        if first.layout is not None and (best is None or first.layout is not first.sketch):
+            # the walks' best, even when CP-SAT could only take the sketch it grew from as its hint
+            _keep_legal(track, first.layout, first.best_at if first.best_at is not None else self.elapsed(),
+                        self.ids, self.must_place, self.fixed)
+            if best is None and track.best is not None and first.best_at is None:   # (the walks reported theirs)
+                self.report(track.value(), self.topo.value)
+        if relaxed is not None and relaxed != self.topo.value and track.best is not None:
+            self.report(track.value(), relaxed)
+        if self.optional and self.objective == "profit" and self.fixed is None:
+            # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
+            # worker alone once answered -69 for FF39 --optional)
+            track.offer(checked_layout(empty_layout(self.ruleset, self.board, self.catalog, self.diagonal)),
+                        self.elapsed())
+        self._improve(track)
+        return (None if track.infeasible else track), relaxed
+
+    def _walked_first(self) -> _FirstLayout:
+        """The walks' best layout; --optional sets that no sketch lays whole walk again with fewer machines."""
+        def sketched(score: int, at: float) -> None:   # (the walks report `ranking(objective)` values)
+            if self.progress is not None:
+                self.progress(float(ranked(score, self.objective)), float(self.topo.value or 0), at - self.start)
+
+        phases, time_limit = self.phases, self.time_limit
+        sketch_seconds = _sketch_seconds(len(self.ids), time_limit)
+        if phases.rounds_first:   # the first walk is the first round, its sketches SKETCH_GIVE_UP or more
+            first_round = _round_schedule(time_limit, phases.moves)
+            sketch_seconds = min(sketch_seconds, max(first_round.sketch_seconds, SKETCH_GIVE_UP))
+            schedule = replace(first_round, sketch_seconds=sketch_seconds,
+                               give_up=max(SKETCH_GIVE_UP, sketch_seconds))
+        else:
+            schedule = Schedule(sketch_seconds, max(SKETCH_GIVE_UP, sketch_seconds),
+                                min(IMPROVE[0] * time_limit, IMPROVE[1]) if phases.moves else 0.0,
+                                phases.stall, phases.later_stall)
+        fewer = self.optional and self.objective == "profit"
+        if fewer:   # (time left to walk again with fewer machines)
+            schedule = replace(schedule, give_up=min(schedule.give_up,
+                                                     max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
+        # a fixed part's machines stay in every walk (QA: with --fixed, 55 optional machines were all sketched)
+        staying = [m.id for m in self.fixed.machines] if self.fixed is not None else []
+        kept = self.picked if fewer and self.picked is not None else self.ids
+        first = schedule
+        if kept is not self.ids:   # a pick is sketched in 2-6 s, or not: up to half the time left for fewer machines
+            give_up = max(schedule.give_up,
+                          min(SKETCH_GIVE_UP, (self.start + FEWER[1] * time_limit - time.monotonic()) / 2))
+            first = replace(schedule, give_up=give_up, sketch_seconds=max(schedule.sketch_seconds, give_up))
+        walks = self.walk(first, self.seed, sketched, kept)
+        # walks in rounds that found no sketch at all try again with fresh seeds (other orders and
+        # preferences) while SKETCH_RETRY of the time lasts; CP-SAT's greedy construction rarely lays 10
+        while (phases.rounds_first and walks.layout is None and not self.interrupt.flag
+               and self.start + SKETCH_RETRY * time_limit - time.monotonic() >= schedule.give_up):
+            walks = self.walk(schedule, self.seed + next(self.rounds) * WALK_AGAIN_SEED, sketched)
+        kept, dropping = [m for m in self.topo.order if m in kept] if kept is self.ids else kept, 1
+        while fewer and walks.layout is None and len(kept) > len(staying) + 1 and not self.interrupt.flag:
+            # --optional where no sketch lays every machine: the last of the feeding order left out, then the
+            # two before it, four, ... (QA: classic-C FF02,FF05,FF10,FF13,FF20,FF24,FF30,FF36,FF40,FF50
+            # --optional answered the empty board, 0, after 8 s; without FF10 a sketch of 97 comes in a
+            # second); once the time for that is gone, the machine of most income alone (sketched at once)
+            left = self.start + FEWER[1] * time_limit - time.monotonic()
+            free = [m for m in kept if m not in staying]
+            free = (free[:max(1, len(free) - dropping)] if left > SKETCH_GIVE_UP_FLOOR
+                    else [max(free, key=lambda m: self.catalog[m].income)])
+            kept = staying + free
+            dropping *= 2
+            walks = self.walk(replace(schedule, sketch_seconds=min(schedule.sketch_seconds,
+                                                                   max(left, SKETCH_GIVE_UP_FLOOR)),
+                                      give_up=max(min(schedule.give_up, left), SKETCH_GIVE_UP_FLOOR),
+                                      improve_seconds=min(schedule.improve_seconds, max(0.0, left))),
+                              self.seed, sketched, kept)
+        timed = walks.first_at is not None and walks.best_at is not None
+        return _FirstLayout(walks.layout, walks.sketch, walks.first_at - self.start if timed else None,
+                            walks.best_at - self.start if timed else None)
+
+    def _constructed_first(self) -> _FirstLayout:
+        """CP-SAT's greedy construction where no walk laid a sketch; a partial one is still CP-SAT's hint."""
+        construction = greedy_layout(
+            self.ruleset, self.board, self.catalog, self.topo.order,
+            step_time=max(2.0, min(4.0, self.time_limit / (3 * len(self.ids)))), workers=self.workers,
+            seed=self.seed, objective=self.objective, diagonal=self.diagonal, fixed=self.fixed,
+            deadline=self.start + 0.75 * self.time_limit, interrupt=self.interrupt,
+        )
+        if construction.layout is not None and (self.optional or not construction.skipped):
+            return _FirstLayout(construction.layout)
+        if construction.layout is not None:
+            partial_hint(self.built, construction.layout)  # still a head start for the placed part
+        return _FirstLayout()
+
+    def _hinted(self, first: _FirstLayout) -> tuple[tuple[Layout, CheckResult] | None, float | None]:
+        """CP-SAT's complete hint from the first layout; that layout as the model reads it back, and when."""
+        if first.layout is None or self.deadline - time.monotonic() < HINT_LEAST:
+            return None, None
+        values = _complete_hint(self.built, first.layout)
+        if values is None and first.sketch is not None and first.sketch is not first.layout:
+            # the model routes products through pipes only, never through an output reservoir
+            # (README, rules decisions); a move may do that, so CP-SAT starts from the sketch
+            values = _complete_hint(self.built, first.sketch)
+        if values is None:
+            return None, None
+        best = checked_layout(layout_from_values(self.built.vars, value_reader(values), self.diagonal))
+        first_seconds = first.first_at if first.first_at is not None else self.elapsed()
+        if first.best_at is None:   # (the sketches reported their own)
+            self.report(_objective_of(best[1], self.objective), self.topo.value, first_seconds)
+        return best, first_seconds
+
+    def _improve(self, track: _Track) -> None:
+        """After the first layout: the relaxations beside, laid arrangements, walks or CP-SAT, the prover, and
+        CP-SAT to the end."""
+        phases, ids, time_limit, deadline = self.phases, self.ids, self.time_limit, self.deadline
+        rounds_end = deadline - (WALK_AGAIN_RESERVE if phases.walks_throughout else PROVE_LATE_SHARE) * time_limit
+        joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
+        joined = (self.beside.enter_context(_joined_beside(self.ruleset, self.catalog, ids,
+                                                           joined_until - time.monotonic()))
+                  if (phases.rounds_first and JOINED_BESIDE[0] <= len(ids) <= JOINED_BESIDE[1] and not self.diagonal
+                      and triangles_supported(self.ruleset) and track.bound is not None
+                      and not self.interrupt.flag)
+                  else None)
+
+        def joined_news(wait: float = 0.0) -> None:
+            """The whole groups' bound, once it has come: into the track and the model."""
+            value = None if joined is None else joined.wait(wait)
+            if value is not None and value < track.bound:   # (7-10 machines: profit, every machine placed)
+                _bound_into(track, self.built, value)
+                if track.best is not None:
+                    self.report(track.value(), track.bound)
+        # (--optional too: its layouts place every machine, which the optional optimum often does; QA: expert-B
+        # FF45,FF48,FF53 stuck at 24 in two runs of six, laid 29 in 1.4 s; but its bound is not the optional one)
+        # (a cost solve too: the relaxation then minimises the cost, and its cheapest arrangement laid out is a
+        # build one-input-at-a-time sketches miss: classic-A FF40,FF12,FF07 sketches 12, one worker ended at 11-12
+        # after 20 s, laid 10 (optimal) in 2 s; classic-C FF14,FF22,FF29,FF41 sketches 6, laid 5). With a --hint
+        # too: its layout is the start, and a better laid one replaces it (QA: FF39,FF08,FF25 --optional from the
+        # hint of FF39,FF08 (22) stood at 22 after 5 s, where without a hint the laid 25 is proved in 0.3 s)
+        # (neither this nor the prover starts past the deadline: a 1 s solve of six machines ended at 1.9 s)
+        if (len(ids) <= PROVE_MAX_MACHINES and self.fixed is None and time.monotonic() < deadline
+                and not self.diagonal and triangles_supported(self.ruleset) and not self.interrupt.flag
+                and not track.at_bound()):
+            _joined_and_laid(self.ruleset, self.board, self.catalog, ids, track, self.built, time_limit, self.seed,
+                             self.start, self.progress, self.interrupt, bound_holds=not self.optional,
+                             objective=self.objective)
+        if phases.rounds_first and track.best is not None:
+            # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
+            # benchmark rows); new rounds do, now and then
+            self._walk_rounds(track, rounds_end, joined_news)
+        else:
+            searching = (deadline - PROVE_LATE_SHARE * time_limit - time.monotonic() if phases.proved_late
+                         else (deadline - time.monotonic()) * (MAIN_SHARE if phases.provable else 1.0))
+            self._cp_sat(track, searching, stall=phases.later_stall)
+        if track.infeasible:
+            if track.best is not None:
+                # the checker accepts a layout the model calls impossible: the model is narrower than the rules
+                # here (README, rules decisions: it never routes a product through an output reservoir), so
+                # nothing it or the prover proves holds, and the layout stands unproved (QA: an assertion error)
+                track.infeasible, track.model_whole = False, False
+            return
+        joined_news()
+        self._prove_if_near(track, joined_news)
+        if not self.interrupt.flag and not track.optimal:
+            joined_news(min(joined_until + JOINED_WAIT, deadline - 1.0) - time.monotonic())
+        if not track.optimal and not self.interrupt.flag and deadline - time.monotonic() > 1.0:
+            if track.best is not None and phases.prove_points is not None:  # the search goes on from the best layout
+                _complete_hint(self.built, track.best[0])
+            self._cp_sat(track, deadline - time.monotonic())
+
+    def _prove_if_near(self, track: _Track, joined_news: Callable[[], None]) -> None:
+        """The decomposition prover, when the best is near enough the bound; fresh walks after a capped proof."""
+        phases, deadline = self.phases, self.deadline
+        if (phases.prove_points is None or not track.worth_proving(phases.prove_points) or self.interrupt.flag
+                or time.monotonic() >= deadline or not track.model_whole):
+            return
+
+        def proved(bound: int) -> None:
+            self.report(track.value(), bound)
+
+        far = phases.provable and track.points_to_bound() > PROVE_FAR[0]
+        proof_deadline = deadline
+        if far:
+            proof_deadline = min(deadline, self.start + PROVE_FAR[1] * self.time_limit)
+        elif phases.proved_late:
+            proof_deadline = min(deadline, time.monotonic() + PROVE_LATE_PROBE * self.time_limit)
+        proof = _prove(self.ruleset, self.board, self.catalog, self.ids, self.objective, track.value(),
+                       _whole(track.bound, self.objective), proof_deadline, diagonal=self.diagonal, fixed=self.fixed,
+                       interrupt=self.interrupt, threads=self.workers, on_bound=proved)
+        _bound_into(track, self.built, proof.bound)
+        if proof.layout is not None:
+            track.offer(checked_layout(proof.layout), self.elapsed())
+        track.optimal = proof.complete
+        if (far or phases.proved_late) and phases.fresh_walks and not track.optimal:
+            self._walk_rounds(track, deadline - WALK_AGAIN_RESERVE * self.time_limit, joined_news)
+
+    def _walk_rounds(self, track: _Track, until: float, between: Callable[[], None]) -> None:
+        _walk_again(track, self.walk, self.ids, self.seed, self.rounds, self.phases.moves, self.time_limit, until,
+                    self.start, self.interrupt, self.progress, between)
+
+    def _cp_sat(self, track: _Track, seconds: float, stall: float | None = None) -> None:
+        _search(self.built, track, self.start, seconds, self.diagonal, self.workers, self.seed, self.progress,
+                self.presolve, self.log, self.interrupt, stall=stall)
+
+
 @dataclass
 class _Track:
     """The best legal layout and the best bound over every phase of one solve."""
@@ -565,6 +710,8 @@ class _Track:
     best_seconds: float | None = None
     optimal: bool = False
     infeasible: bool = False
+    #: CP-SAT's model holds every machine, so its bound and status are the whole solve's (not so for a pick of many)
+    model_whole: bool = True
 
     def value(self) -> int:
         assert self.best is not None
@@ -617,6 +764,8 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         # moves' layout (QA: "best 81" at 17.2 s, then "best 78" at 19.7 s, and the result 81)
         if track.best is not None and _better(track.value(), obj, track.objective):
             obj = float(track.value())
+        if not track.model_whole:
+            bound = track.bound if track.bound is not None else math.inf
         if progress is not None:
             progress(obj, bound if track.bound is None else _tighter(bound, track.bound, track.objective),
                      elapsed + offset)
@@ -628,6 +777,8 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         track.offer(candidate, offset + (outcome.best_solution_seconds or 0.0))
         if outcome.first_solution_seconds is not None:
             track.first_seconds = min(track.first_seconds or float("inf"), offset + outcome.first_solution_seconds)
+    if not track.model_whole:
+        return   # a pick's bound, optimum or infeasibility says nothing of the whole set
     if outcome.status == "INFEASIBLE":
         track.infeasible = True
     if outcome.bound is not None:
@@ -801,16 +952,16 @@ def _tighter(solver_bound: float, topo: int | None, objective: str) -> float:
 
 def _keep_legal(track: "_Track", layout: Layout, seconds: float, ids: list[str], must_place: list[str],
                 fixed: Layout | None) -> None:
-    """Offer a starting layout the checker accepts even when the model could not take it as a hint.
+    """Offer a starting layout the checker accepts, and that keeps the fixed part, even when the model could not
+    take it as a hint (or there was no time to).
 
     The ruin-and-recreate moves (and a user's --hint) may pass a product through an
     output reservoir, which is legal but outside the model (README, rules decisions).
     """
-    if fixed is not None:
-        return  # whether it keeps the fixed part is the model's to say
     pruned = prune(layout)
     result = check_layout(pruned)
-    if result.legal and set(must_place) <= set(pruned.machine_ids) <= set(ids):
+    if (result.legal and set(must_place) <= set(pruned.machine_ids) <= set(ids)
+            and fixed_part_moved(pruned, fixed) is None):
         track.offer((pruned, result), seconds)
 
 

@@ -31,6 +31,17 @@ CATALOG = load_catalog(FUNNER)
 BOARD_A = load_boards(FUNNER)["A"]
 
 
+IDLE_RESERVOIR_MACHINES = [{"id": "FN27", "cell": [2, 6], "rotation": 4}, {"id": "FN05", "cell": [3, 4], "rotation": 5},
+                           {"id": "FN10", "cell": [1, 5], "rotation": 4}]
+IDLE_RESERVOIR_TILES = [
+    {"kind": "supply", "color": "pink", "cell": [4, 5], "side": "W"}, {"kind": "output", "cell": [0, 6], "side": "E"},
+    {"kind": "supply", "color": "green", "cell": [4, 3], "side": "SW"},
+    {"kind": "supply", "color": "blue", "cell": [4, 4], "side": "W"},
+    {"kind": "supply", "color": "yellow", "cell": [1, 4], "side": "SW"}, {"kind": "output", "cell": [0, 5], "side": "E"},
+    {"kind": "pipe", "cell": [1, 6], "sides": ["E", "W", "NW", "NE"]}, {"kind": "pipe", "cell": [2, 4], "sides": ["E", "SW"]},
+    {"kind": "pipe", "cell": [2, 5], "sides": ["SW", "NE"]}, {"kind": "pipe", "cell": [3, 5], "sides": ["E", "SW"]}]
+
+
 def hex_layout(body: dict, catalog=None) -> Layout:
     return parse_layout({"ruleset": "factory-funner", "board": "A", **copy.deepcopy(body)}, "hex.json",
                         catalog_path=catalog)
@@ -96,6 +107,9 @@ AGREEMENT = {
     "crossing-pipes-alone": ({"machines": [], "tiles": [
         {"kind": "pipe", "cell": [2, 2], "sides": ["E", "W"]}, {"kind": "pipe", "cell": [2, 2], "sides": ["NE", "SW"]},
         {"kind": "pipe", "cell": [2, 2], "sides": ["NW", "SE"]}]}, None, False),
+    # FN27 and FN05 (2 + 1 pink) feed FN10's 3 pink, and an output reservoir sits in that network receiving nothing
+    # (legal: rule 6 lets output go unused; the solver's own walks laid it, and the model refused it)
+    "idle-reservoir": ({"machines": IDLE_RESERVOIR_MACHINES, "tiles": IDLE_RESERVOIR_TILES}, None, True),
     # two pink supply tanks (one per colour)
     "two-pink-supplies": ({"machines": [], "tiles": [
         {"kind": "supply", "color": "pink", "cell": [0, 0], "side": "E"},
@@ -164,3 +178,22 @@ def test_a_funner_set_of_three_walks_with_moves_in_rounds_and_no_prover(monkeypa
                           workers=1, seed=1)
     assert len(schedules) >= 2 and all(s.improve_seconds > 0 for s in schedules)
     assert result.layout is not None and check_layout(result.layout).legal
+
+
+def test_a_fixed_part_with_an_idle_reservoir_is_kept_and_proved():
+    """QA: that layout without FN27, fixed, was "proved" INFEASIBLE (the model asked its reservoir for flow), and
+    with the whole layout as --hint the solve ended in an assertion error. Putting FN27 back scores 17."""
+    fixed = hex_layout({"machines": IDLE_RESERVOIR_MACHINES[1:], "tiles": IDLE_RESERVOIR_TILES})
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=10, workers=1, fixed=fixed)
+    assert result.status in ("OPTIMAL", "FEASIBLE") and check_layout(result.layout).legal
+    assert result.objective >= 17 and result.bound >= result.objective
+
+
+def test_a_fixed_reservoir_whose_outputs_come_later_bounds_nothing_below_a_layout_keeping_it():
+    """QA: the same tiles fixed with no machine: FN05 and FN27 come only with the solve, so the model cannot know
+    the reservoir will have an output in its network and asked it for flow; the solve said "bound 12", where the
+    whole layout keeps every fixed tile and scores 17. Only the relaxation's bound counts then."""
+    fixed = hex_layout({"machines": [], "tiles": IDLE_RESERVOIR_TILES})
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=10, workers=1, fixed=fixed)
+    assert result.status != "INFEASIBLE" and (result.bound is None or result.bound >= 17)
+    assert result.layout is None or check_layout(result.layout).legal

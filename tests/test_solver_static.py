@@ -210,11 +210,86 @@ def test_optional_over_the_whole_catalogue_keeps_a_fixed_machine_and_lays_more()
     assert len(result.layout.machines) >= 2
 
 
+def test_many_optional_machines_are_modelled_only_as_picked(monkeypatch):
+    """All 55 machines' model took 3.4 s and its hint 2.1 s with both cores busy, and a 5 s solve ended at 8.9 s:
+    CP-SAT now models only the relaxation's pick, which the walks start from."""
+    import solver.static as static
+
+    modelled: list[list[str]] = []
+    real_build = static.build_static_model
+    monkeypatch.setattr(static, "build_static_model",
+                        lambda ruleset, board, catalog, ids, **kw: modelled.append(list(ids)) or real_build(
+                            ruleset, board, catalog, ids, **kw))
+    ids = list(CATALOG.machines)
+    result = solve(ids, optional=True, workers=1, time_limit=5)
+    assert len(modelled) == 1 and len(modelled[0]) == static.OPTIONAL_MOST and set(modelled[0]) < set(ids)
+    assert result.layout is not None and check_layout(result.layout).legal
+    assert result.seconds < 5.5
+
+
+def test_a_picked_model_says_nothing_of_the_whole_set(monkeypatch):
+    """CP-SAT on a pick of many optional machines may prove its own optimum: that bounds the pick, not the set,
+    so neither its bound nor its status reaches the solve's answer."""
+    import solver.static as static
+    from solver.search import Interrupt
+
+    layout = load_layout_67()
+    check = check_layout(layout)
+    built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, list(layout.machine_ids))
+    proved_pick = SimpleNamespace(values=None, status="OPTIMAL", bound=float(check.score.total),
+                                  first_solution_seconds=None, best_solution_seconds=None)
+    monkeypatch.setattr(static, "run", lambda *a, **kw: proved_pick)
+    for whole in (True, False):
+        track = static._Track("profit", check.score.total + 50, 0.0, (layout, check), model_whole=whole)
+        with Interrupt() as interrupt:
+            static._search(built, track, time.monotonic(), 5.0, False, 1, 0, None, True, False, interrupt)
+        assert track.optimal is whole and (track.bound == check.score.total) is whole
+
+
+def test_a_walks_layout_is_kept_with_a_fixed_part_only_if_it_keeps_the_part():
+    """A first layout CP-SAT had no time to take as its hint is checked and kept as it is; with --fixed only when
+    every fixed machine and tile stands where the fixed part has it (the walks' layouts do)."""
+    import solver.static as static
+
+    layout = load_layout_67()
+    machine = layout.machines[0]
+    kept = make_layout(machines=[(machine.id, machine.cell, machine.rotation)], tiles=[])
+    moved = make_layout(machines=[(machine.id, (machine.cell[0], machine.cell[1] + 1), machine.rotation)], tiles=[])
+    ids = list(layout.machine_ids)
+    for fixed, offered in ((None, True), (kept, True), (moved, False)):
+        track = static._Track("profit", None, None, None)
+        static._keep_legal(track, layout, 1.0, ids, ids, fixed)
+        assert (track.best is not None) is offered
+
+
+def test_a_model_calling_a_legal_layout_impossible_leaves_it_standing_unproved(monkeypatch):
+    """The model is narrower than the rules in places (README, rules decisions); where CP-SAT proves it
+    infeasible beside a layout the checker accepts, the answer is that layout, unproved (QA: an assertion error)."""
+    import solver.static as static
+
+    monkeypatch.setattr(static, "run", lambda *a, **kw: SimpleNamespace(
+        values=None, status="INFEASIBLE", bound=None, first_solution_seconds=None, best_solution_seconds=None))
+    monkeypatch.setattr(static, "_joined_and_laid", lambda *a, **kw: None)
+    monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran on a narrower model"))
+    result = solve(["FF28", "FF30", "FF42", "FF45"], workers=1, time_limit=4)
+    assert result.status == "FEASIBLE" and check_layout(result.layout).legal
+
+
 def test_an_optional_build_never_scores_below_leaving_everything_out():
     # CP-SAT alone (no sketches) with one worker and little time: it used to answer UNKNOWN or -69 here
     result = solve(["FF39"], optional=True, greedy=False, workers=1, time_limit=1.0)
     assert result.status in ("OPTIMAL", "FEASIBLE")
     assert result.objective >= 0 and result.check.legal
+
+
+def test_a_fixed_container_no_input_drinks_from_yet_is_joined_by_the_sketches():
+    """QA: FF39 fixed beside its green container and an orange container alone: FF39's orange output fed FF08 in
+    every sketch, the orange container stayed alone (illegal), and a 10 s solve ended UNKNOWN."""
+    fixed = make_layout(machines=[("FF39", (5, 2), 0)], tiles=[("supply", (5, 1), "green"),
+                                                               ("supply", (2, 6), "orange")])
+    result = solve(["FF39", "FF08"], fixed=fixed, workers=1, time_limit=5)
+    assert result.layout is not None and check_layout(result.layout).legal
+    assert ("supply", (2, 6), "orange") in {(t.kind, t.cell, t.color) for t in result.layout.tiles}
 
 
 def test_fixed_machines_and_tiles_stay_where_they_are():

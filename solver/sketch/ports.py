@@ -7,6 +7,11 @@ from models.catalog import PortSpec
 from .routing import apply_route, route
 from .state import Context, Net, Slot, State
 
+#: preference cost of a supply network no input drinks from yet (a --fixed container alone): the layout is illegal
+#: until one does, so it beats any other option an input has, pipes to it included (QA: a fixed orange container
+#: beside FF39,FF08 stayed alone in every sketch, since FF39's orange output fed FF08, and a solve ended UNKNOWN)
+ORPHAN_SUPPLY = -20.0
+
 def fed_from(state: State, machines: set[int]) -> set[int]:
     """The machines given and every machine they feed, directly or through others."""
     if not any(n.producers & machines and n.consumers for n in state.nets):
@@ -34,7 +39,7 @@ def input_options(ctx: Context, state: State, machine: int, spec: PortSpec) -> d
         if not net.colors & colors:
             continue
         if net.kind == "supply":
-            out[i] = ctx.costs.supply
+            out[i] = ctx.costs.supply if net.consumers else ORPHAN_SUPPLY
         elif net.kind == "product" and not net.producers & below and net.spare >= amount:
             waiting = net.demand == 0 and not net.reservoir
             out[i] = ctx.costs.pending if waiting else ctx.costs.product
