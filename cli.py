@@ -90,6 +90,14 @@ class FactoryfunGroup(click.Group):
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:
             raise _one_line(exc) from None
+        except click.exceptions.Exit:   # --help or --version printed: a reader gone leaves 141, as for commands
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                leave_quietly()
+            raise
+        except BrokenPipeError:
+            leave_quietly()
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -191,6 +199,8 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
     """List the boards, or draw one."""
     from models.board import boards_document, load_boards
 
+    if svg_path and board_id is None:   # (QA: the list was printed and no file written, with nothing said)
+        raise click.UsageError("--svg draws one board: name it, e.g. `factoryfun boards classic-A --svg board.svg`")
     ruleset = _ruleset(ruleset_id)
     all_boards = load_boards(ruleset, boards_path)
     chosen = list(all_boards.values())

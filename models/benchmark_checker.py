@@ -15,6 +15,7 @@ from .board import Board, load_boards
 from .catalog import Catalog, load_catalog
 from .check import check_layout
 from .clickopts import output_option, seed_option
+from .jsonio import write_text
 from .layout import Layout, MachinePlacement, Tile, parse_layout
 from .rulesets import get_ruleset
 
@@ -70,6 +71,11 @@ def measure(layouts: list[Layout], with_parse: bool) -> float:
                help="CSV of every run; a Markdown summary is written beside it.")
 def bench_checker(layouts: int, runs: int, machines: int, seed: int, out_path: str) -> None:
     """Measure how many layouts the rule checker judges per second (one core)."""
+    summary = Path(out_path).with_suffix(".md")
+    if summary == Path(out_path):   # (QA: "wrote x.md and x.md", the summary over the CSV)
+        raise click.BadParameter(f"{out_path} is the CSV of every run, and its Markdown summary goes beside it as "
+                                 f"{summary}: give the CSV another name, e.g. {summary.with_suffix('.csv')}",
+                                 param_hint="'--out'")
     ruleset = get_ruleset("factory-fun")
     board = load_boards(ruleset)["classic-A"]
     catalog = load_catalog(ruleset)
@@ -87,14 +93,13 @@ def bench_checker(layouts: int, runs: int, machines: int, seed: int, out_path: s
     import pandas as pd   # (here, not at the top: every `factoryfun` command imports this module, and pandas
     #                        took a fifth of a second of each start)
     frame = pd.DataFrame(rows)
-    frame.to_csv(out_path, index=False)
     medians = frame.groupby("phase")["layouts_per_second"].median()
     lines = [f"- {phase}: median {value:.0f} layouts/s over {runs} runs of {layouts} ({machines}-machine layouts)"
              for phase, value in medians.items()]
-    summary = Path(out_path).with_suffix(".md")
-    summary.write_text("# Checker throughput\n\n"
-                       f"Command: `factoryfun bench-checker --layouts {layouts} --runs {runs} --machines {machines} --seed {seed}`"
-                       " (one core; random well-formed layouts on classic-A, legal or not)\n\n"
-                       + "\n".join(lines) + "\n\nTarget (issue 2): 1,000 layouts a second or more.\n", encoding="utf-8")
-    click.echo("\n".join(line[2:] for line in lines))
+    click.echo("\n".join(line[2:] for line in lines))   # (shown first: a file that cannot be written loses nothing)
+    write_text(out_path, frame.to_csv(index=False))
+    write_text(summary, "# Checker throughput\n\n"
+               f"Command: `factoryfun bench-checker --layouts {layouts} --runs {runs} --machines {machines} --seed {seed}`"
+               " (one core; random well-formed layouts on classic-A, legal or not)\n\n"
+               + "\n".join(lines) + "\n\nTarget (issue 2): 1,000 layouts a second or more.\n")
     click.echo(f"wrote {out_path} and {summary}")

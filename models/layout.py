@@ -219,13 +219,16 @@ def resolve_context(
     boards = load_boards(ruleset, boards_path)
     if board_id not in boards:
         raise DocumentError(source, "board", f"unknown board {as_json(board_id)} (known: {', '.join(boards)})"
-                            f"{_other_rulesets_board(ruleset, board_id)}")
+                            f"{_where_the_board_is(ruleset, board_id, boards_path)}")
     return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
 
 
-def _other_rulesets_board(ruleset: Ruleset, board_id: str) -> str:
+def _where_the_board_is(ruleset: Ruleset, board_id: str, boards_path) -> str:
     """"; a board of ruleset factory-funner" where another ruleset has the board (QA: `--board A` without
-    `--ruleset factory-funner` listed the square boards only), else nothing."""
+    `--ruleset factory-funner` listed the square boards only), or that the bundled boards have it where a
+    --boards file replaced them (QA: that case named the first edition's classic-A); else nothing."""
+    if boards_path is not None and board_id in load_boards(ruleset):
+        return f"; {board_id} is a bundled board, and --boards {boards_path} replaces the bundled boards"
     others = [r.id for r in RULESETS.values() if r.id != ruleset.id and board_id in load_boards(r)]
     return f"; {board_id} is a board of ruleset {others[0]}" if others else ""
 

@@ -5,6 +5,7 @@ entry (plus its catalogue and boards in instances/), never a copy of the model.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, replace
 
 from .geometry import HEX, SQUARE, Geometry
@@ -130,4 +131,4 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
     except KeyError:
-        raise KeyError(f"unknown ruleset {ruleset_id!r} (known: {', '.join(RULESETS)})") from None
+        raise KeyError(f"unknown ruleset {json.dumps(ruleset_id)} (known: {', '.join(RULESETS)})") from None

@@ -22,6 +22,7 @@ from ortools.sat.python import cp_model
 from models.board import Board
 from models.catalog import Catalog
 from models.rulesets import Ruleset
+from models.wording import counted
 
 from .pair_cuts import Relation, pair_tiles, relation_sets, relations
 from .triangle_cuts import CAP as TRIANGLE_CAP, CAPS as CUT_CAPS, FREE_CAPS, Tree, tree_tiles, triangle_tiles
@@ -822,9 +823,10 @@ def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machi
     first_inputs = min((len({p.colors for p in catalog[m].inputs}) for m in machine_ids), default=0)
     least = needed + ends + first_inputs
     if least > cells:
-        return (f"too few free cells: board {board.id} has {cells} playable cells, but {len(machine_ids)} machines "
-                f"need {needed} cells plus at least {ends} end-product reservoir(s) and {first_inputs} supply "
-                f"container(s) ({least} in all)")
+        return (f"too few free cells: board {board.id} has {counted(cells, 'playable cell')}, but "
+                f"{counted(len(machine_ids), 'machine')} need {counted(needed, 'cell')} plus at least "
+                f"{counted(ends, 'end-product reservoir')} and {counted(first_inputs, 'supply container')} "
+                f"({least} in all)")
     for m in machine_ids:
         if not machine_placements(ruleset, board, catalog[m]):
             return (f"machine {m} fits nowhere on board {board.id}: every position puts a machine cell "

@@ -218,6 +218,7 @@ class ProgressLines:
             self._print(best, bound, elapsed)
 
     def _print(self, best: float, bound: float, elapsed: float) -> None:
+        best, bound = best + 0.0, bound + 0.0   # (-0.0 + 0.0 is 0.0: QA saw "best -0  bound -0")
         self.printed, self.shown, self.printed_at = (best, bound), _shown(best, bound), elapsed
         if math.isinf(bound):
             self.show(f"best {best:.0f}  bound -  gap -  {elapsed:.1f}s")

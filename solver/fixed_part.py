@@ -16,6 +16,7 @@ from models.check import check_layout, dead_ends
 from models.layout import Layout
 from models.replay import tile_changes
 from models.stock import SupplyStock
+from models.wording import with_article
 
 #: checker rules that no added tile or machine can mend once the fixed part breaks them
 _MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal")
@@ -29,7 +30,7 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
     container may feed.
     """
     for dead in dead_ends(fixed):
-        return f"{dead.message} (cell {list(dead.cells[0])})"
+        return f"{dead.message} (from cell {list(dead.cells[0])})"   # (QA: "(cell [2, 3])" read as the pillar's)
     for violation in check_layout(fixed).violations:
         if violation.rule in _MONOTONE_LIMITS:
             return violation.message
@@ -42,7 +43,7 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
     for tile in fixed.tiles:
         if tile.kind == "supply" and tile.color not in drunk:
             return (f"the {tile.color} supply container at {list(tile.cell)} can feed nothing: "
-                    f"no machine of the set has a {tile.color} input")
+                    f"no machine of the set has {with_article(tile.color)} input")
     return None
 
 

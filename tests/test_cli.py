@@ -119,6 +119,14 @@ def test_boards_json_is_a_boards_file_that_reads_back(tmp_path, ruleset, size):
         assert run("check", "--boards", str(path), ROUND2).exit_code == 0
 
 
+def test_boards_svg_without_a_board_is_refused_not_ignored(tmp_path):
+    """QA: `boards --svg x.svg` printed the list, exit 0, and wrote nothing, with nothing said."""
+    drawn = tmp_path / "x.svg"
+    result = run("boards", "--svg", str(drawn))
+    assert result.exit_code == 2 and "--svg draws one board" in result.output and not drawn.exists()
+    assert run("boards", "classic-A", "--svg", str(drawn)).exit_code == 0 and "<svg" in drawn.read_text()
+
+
 def test_unknown_board_is_a_usage_error():
     result = run("boards", "classic-Z")
     assert result.exit_code == 2 and "unknown board \"classic-Z\"" in result.output

@@ -4,6 +4,7 @@ None of these runs a search: every bad option is rejected while the command line
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,21 @@ def test_unwritable_outputs_are_rejected_before_any_work(tmp_path, command, opti
                          "does not exist")
 
 
+def test_bench_checker_never_writes_its_summary_over_its_csv(tmp_path):
+    """QA: `--out x.md` printed "wrote x.md and x.md": the summary, written beside the CSV, replaced it."""
+    one_line_usage_error(["bench-checker", "--layouts", "2", "--runs", "1", "--out", str(tmp_path / "x.md")],
+                         "'--out'", "give the CSV another name")
+    assert not (tmp_path / "x.md").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_bench_checker_names_the_file_it_cannot_write_after_its_result():
+    """QA: `--out /dev/full` said "standard output: cannot write" and never showed the result."""
+    result = CliRunner().invoke(main, ["bench-checker", "--layouts", "2", "--runs", "1", "--out", "/dev/full"])
+    assert result.exit_code == 2 and "layouts/s" in result.stdout
+    assert "error: /dev/full: cannot write" in result.stderr
+
+
 def test_bench_checker_out_cannot_be_created():
     one_line_usage_error(["bench-checker", "--out", "/proc/no-such/x.csv"], "'--out'", "cannot write")
 
@@ -196,3 +212,31 @@ def test_diagonal_plays_with_the_tile_in_a_fixed_part_too(tmp_path, monkeypatch)
 def test_options_say_what_was_meant(args, needles):
     """QA: `--board A` listed the square boards only, and `--time-limit abc` read "'abc' is not a valid seconds"."""
     one_line_usage_error(args, *needles)
+
+
+def test_a_boards_file_without_the_layouts_board_says_it_replaces_the_bundled_ones(tmp_path):
+    """QA: a --boards file lacking classic-A said "classic-A is a board of ruleset factory-fun-2006", where
+    factory-fun has it too: the file replaces the bundled boards."""
+    tiny = tmp_path / "tiny-boards.json"
+    tiny.write_text(json.dumps({"ruleset": "factory-fun", "boards": [
+        {"id": "tiny", "geometry": "square", "rows": 2, "cols": 3, "blocked": [], "pillars": []}]}))
+    result = CliRunner().invoke(main, ["check", ROUND2, "--boards", str(tiny)])
+    assert result.exit_code == 2 and "factory-fun-2006" not in result.output
+    assert f"classic-A is a bundled board, and --boards {tiny} replaces the bundled boards" in result.output
+
+
+def test_an_unknown_ruleset_in_a_layout_is_quoted_as_json(tmp_path):
+    """QA: `unknown ruleset 'factory-fn'`, Python's quotes, where every other document error quotes as JSON."""
+    layout = tmp_path / "layout.json"
+    layout.write_text(json.dumps({"ruleset": "factory-fn", "board": "classic-A", "machines": [], "tiles": []}))
+    result = CliRunner().invoke(main, ["check", str(layout)])
+    assert result.exit_code == 2 and 'unknown ruleset "factory-fn"' in result.output
+
+
+def test_a_progress_line_never_shows_minus_zero():
+    """QA: an --optional solve on a board too small for anything printed "best -0  bound -0"."""
+    from solver.command import ProgressLines
+
+    lines: list[str] = []
+    ProgressLines(lines.append)(-0.0, -0.0, 0.5)
+    assert lines and "-0" not in lines[0]

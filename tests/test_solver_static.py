@@ -136,6 +136,8 @@ def test_too_few_free_cells_is_explained():
     result = solve(["FF09", "FF29"], board=tiny_board(2, 3))
     assert result.status == "INFEASIBLE" and result.layout is None
     assert "too few free cells" in result.explanation
+    # (QA: "1 machines need 2 cells plus at least 0 end-product reservoir(s)")
+    assert "2 machines need 4 cells plus at least 2 end-product reservoirs and 1 supply container" in result.explanation
 
 
 def test_a_machine_that_fits_nowhere_is_named():
@@ -303,8 +305,10 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
 
 
 @pytest.mark.parametrize("machines, tiles, reason", [
-    ([("FF09", (0, 0), 0)], [], "FF09 input red 1 at Na on side N faces the board's border (cell [0, 0])"),
-    ([], [("pipe", (2, 4), "N", "S")], "pipe end on side S faces a pillar (cell [2, 4])"),
+    ([("FF09", (0, 0), 0)], [], "FF09 input red 1 at Na on side N faces the board's border (from cell [0, 0])"),
+    ([], [("pipe", (2, 4), "N", "S")], "pipe end on side S faces a pillar (from cell [2, 4])"),
+    ([], [("supply", (5, 5), "orange")],
+     "the orange supply container at [5, 5] can feed nothing: no machine of the set has an orange input"),
     ([], [("supply", (5, 5), "green")],
      "the green supply container at [5, 5] can feed nothing: no machine of the set has a green input"),
     ([], [("supply", (5, 5), "red"), ("supply", (1, 1), "red")],

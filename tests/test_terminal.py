@@ -67,6 +67,20 @@ def test_a_command_whose_echo_meets_a_closed_pipe_exits_141(no_dup):
     assert isinstance(probe, click.Command)
 
 
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_the_groups_help_and_version_meeting_a_closed_pipe_exit_141(args):
+    """QA: `factoryfun --help | true` exited 1 (click's own broken-pipe exit), where every command exits 141."""
+    import subprocess
+    import sys
+
+    reader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.close()"], stdin=subprocess.PIPE)
+    reader.wait()
+    ended = subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], stdout=reader.stdin,
+                           stderr=subprocess.PIPE, cwd=os.path.dirname(cli.__file__))
+    reader.stdin.close()
+    assert ended.returncode == BROKEN_PIPE_EXIT, ended.stderr
+
+
 def test_output_to_a_file_or_pipe_is_wide_enough_for_the_tables(monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     assert Terminal(file=io.StringIO()).width == PIPED_WIDTH == 120
