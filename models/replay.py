@@ -217,6 +217,8 @@ class _Replayer:
             report.first_pick_fee = rnd.first_pick_fee(self.rules)
         elif changed:
             self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
+            # its tiles are still paid for, as laid (QA: "new tiles 3" at no cost, money unchanged)
+            report.cost = round_cost(before, after)
         for violation in check_layout(after).violations:
             self.violations.append((number, violation))
         faulty = {m for _, v in self.violations[first:] for m in v.machines}
@@ -231,7 +233,7 @@ class _Replayer:
                                               rnd.last_pick)
                 # the token's share of it (the floor at 1 may leave less than the whole fee)
                 report.first_pick_fee = report.penalty - skip_penalty(money, self.rules.skip_penalty, rnd.last_pick)
-            report.money = money + report.income - report.penalty
+            report.money = money + report.income - report.penalty - report.cost
         report.layout = after
         return report, after
 

@@ -302,3 +302,13 @@ def test_tile_errors_spell_values_as_the_file_does(tile, message):
 
     with pytest.raises(DocumentError, match=message):
         parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [], "tiles": [tile]}, "t.json")
+
+
+@pytest.mark.parametrize("path, said", [("machines/factory-fun.json", "machines: a machine catalogue, not a layout"),
+                                        ("boards/factory-fun.json", "boards: a boards file, not a layout")])
+def test_a_catalogue_or_boards_file_read_as_a_layout_is_named_as_such(path, said):
+    """QA: `check` of the catalogue said "board: missing key", of a boards file "boards: unknown key"."""
+    from models.paths import INSTANCES
+
+    with pytest.raises(DocumentError, match=said):
+        load_layout(INSTANCES / path)

@@ -146,7 +146,8 @@ def test_turning_a_tank_in_a_round_that_takes_nothing_is_a_rebuild():
     result = replay(funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
                                  {"offered": ["EX02"], "taken": None, "layout": turned}]))
     assert [n for n, v in result.violations if v.rule == "rebuild-without-machine"] == [2]
-    assert result.rounds[1].cost == 0 and result.money == 6
+    # (an illegal rebuild is still paid for, as laid: the turn is a move, 1)
+    assert result.rounds[1].cost == 1 and result.money == 5
     assert len(result.rounds[1].new_tiles) == 1 and len(result.rounds[1].removed_tiles) == 1
 
 
@@ -165,4 +166,4 @@ def test_turning_a_tank_in_a_round_whose_machine_is_not_built_is_a_rebuild():
     result = replay(funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
                                  {"offered": ["EX02"], "taken": "EX02", "layout": turned}]))
     assert [n for n, v in result.violations if v.rule == "rebuild-without-machine"] == [2]
-    assert (result.rounds[1].penalty, result.money) == (2, 4)
+    assert (result.rounds[1].penalty, result.rounds[1].cost, result.money) == (2, 1, 3)
