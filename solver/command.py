@@ -146,8 +146,11 @@ def _hint_problem(hint: Layout, ids: list[str], optional: bool, fixed: Layout | 
     if moved:
         return moved
     violations = check_layout(prune(hint)).violations
-    if violations:
-        return f"it breaks rule {violations[0].rule}: {violations[0].message}"
+    if violations:   # (QA: no cell, and one of five with nothing said of the others)
+        first = violations[0]
+        where = f" (at {first.cells_text})" if first.cells else ""
+        more = f"; `factoryfun check` lists all {len(violations)}" if len(violations) > 1 else ""
+        return f"it breaks rule {first.rule}: {first.message}{where}{more}"
     return None
 
 

@@ -16,7 +16,7 @@ from models.check import check_layout, dead_ends
 from models.layout import Layout
 from models.replay import tile_changes
 from models.stock import SupplyStock
-from models.wording import with_article
+from models.wording import counted, with_article
 
 #: checker rules that no added tile or machine can mend once the fixed part breaks them
 _MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal")
@@ -44,6 +44,23 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
         if tile.kind == "supply" and tile.color not in drunk:
             return (f"the {tile.color} supply container at {list(tile.cell)} can feed nothing: "
                     f"no machine of the set has {with_article(tile.color)} input")
+    return _unfillable_reservoir(fixed, machines)
+
+
+def _unfillable_reservoir(fixed: Layout, machines: list) -> str | None:
+    """A fixed reservoir no machine of the set can ever fill (RULES 2, rules 5 and 7: an output reservoir needs a
+    machine output in its network, an end-product reservoir one machine's end product of its own). QA: each
+    searched to UNKNOWN at the time limit."""
+    products = sum(1 for m in machines for port in m.outputs if port.is_black)
+    ends = [t for t in fixed.tiles if t.kind == "end"]
+    if len(ends) > products:
+        return (f"{counted(len(ends), 'end-product reservoir')} fixed, but the machines of the set make "
+                f"{counted(products, 'end product')}, and each reservoir takes one machine's")
+    coloured = any(not port.is_black for m in machines for port in m.outputs)
+    for tile in fixed.tiles:
+        if tile.kind == "output" and not coloured:
+            return (f"the output reservoir at {list(tile.cell)} can take nothing: no machine of the set has an "
+                    "output of a colour")
     return None
 
 

@@ -72,6 +72,10 @@ FEWER = (0.25, 0.7)
 #: in PICK[0] of the time limit, from PICK[1] to PICK[2] seconds (`_optional_pick`: in half a second the
 #: relaxation of the 55 square machines picks five, in one ten)
 OPTIONAL_WHOLE, OPTIONAL_MOST, PICK = 12, 10, (0.1, 0.5, 2.0)
+#: ... but only OPTIONAL_MOST_SHORT under OPTIONAL_SHORT seconds: the sketches of ten need 2-3 s to lay them, and
+#: shorter walks leave machines out one by one (all 55 on classic-A, seeds 0-1, one worker, idle: at 5 s ten gave
+#: 9 / 9 (one machine), eight 74 / 68; at 10 s 66 / 68 against 86 / 78; at 30 s ten gave 112 / 100, eight 77 / 66)
+OPTIONAL_MOST_SHORT, OPTIONAL_SHORT = 8, 20.0
 SKETCH_GIVE_UP_FLOOR = 1.0
 #: a first layout becomes CP-SAT's hint only while this many seconds are left for CP-SAT to search from it: the
 #: hint takes seconds on a big model (55 optional machines with both cores busy: 2.1 s, and a 5 s solve ended at
@@ -830,7 +834,8 @@ def _round_schedule(time_limit: float, moves: bool, left: float = math.inf) -> S
 def _optional_pick(ruleset: Ruleset, catalog: Catalog, ids: list[str], time_limit: float, order: list[str],
                    staying: list[str], cells: int | None) -> list[str]:
     """The machines an --optional solve of more than OPTIONAL_WHOLE machines walks first with: the best
-    OPTIONAL_MOST of a relaxation within the board's `cells` (in feeding order), which the sketches can lay,
+    OPTIONAL_MOST (OPTIONAL_MOST_SHORT in a short solve) of a relaxation within the board's `cells` (in feeding
+    order), which the sketches can lay,
     after the `staying` machines of the fixed part.
 
     All 55 square machines on classic-A: offered every machine, or the 31 the relaxation places in the board's
@@ -838,12 +843,15 @@ def _optional_pick(ruleset: Ruleset, catalog: Catalog, ids: list[str], time_limi
     relaxation's best ten they reach 127. Up to twelve machines the walks are offered all of them, and leave
     machines out only when no sketch lays them all.
     """
+    most = OPTIONAL_MOST if time_limit >= OPTIONAL_SHORT else OPTIONAL_MOST_SHORT
     picked = topology_bound(ruleset, catalog, ids, "profit", True, time_limit=_pick_seconds(time_limit),
-                            pair_cuts=False, cells=cells, most=OPTIONAL_MOST)
+                            pair_cuts=False, cells=cells, most=most)
     # a relaxation with no answer in its time (QA: a loaded machine) falls back on the feeding order's first ten,
     # never on every machine: sketches of all 55 spent the whole limit ordering them and laid none
-    chosen = [m for m in (picked.chosen or order) if m in ids]
-    return (staying + [m for m in chosen if m not in staying])[:max(OPTIONAL_MOST, len(staying))]
+    # (and one cut short may have chosen only a few: the feeding order fills the pick up; a test run with both
+    # cores busy saw three of ten)
+    chosen = [m for m in (picked.chosen or []) + [m for m in order if m not in (picked.chosen or [])] if m in ids]
+    return (staying + [m for m in chosen if m not in staying])[:max(most, len(staying))]
 
 
 def _pick_seconds(time_limit: float) -> float:

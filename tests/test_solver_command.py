@@ -132,6 +132,9 @@ def _hint(tmp_path, change=None) -> str:
     ("FF39", None, "it places FF08, not among the machines to solve"),
     ("FF39,FF08,FF25", None, "it leaves out FF25"),
     ("FF39,FF08", lambda d: d.update(tiles=[t for t in d["tiles"] if t["kind"] != "output"]), "it breaks rule loose-end"),
+    # (QA: the note named no cell, and one violation of several with nothing said of the others)
+    ("FF39,FF08", lambda d: d.update(tiles=[t for t in d["tiles"] if t["kind"] != "output"]),
+     "faces an empty cell (at [5, 5]); `factoryfun check` lists all 2"),
 ])
 def test_an_unusable_hint_is_dropped_with_a_note(tmp_path, solves, machines, change, needle):
     hint = _hint(tmp_path, change)

@@ -197,3 +197,17 @@ def test_a_fixed_reservoir_whose_outputs_come_later_bounds_nothing_below_a_layou
     result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=10, workers=1, fixed=fixed)
     assert result.status != "INFEASIBLE" and (result.bound is None or result.bound >= 17)
     assert result.layout is None or check_layout(result.layout).legal
+
+
+@pytest.mark.parametrize("machines, tank", [
+    (["FN05", "FN27"], {"kind": "supply", "color": "pink", "cell": [4, 5], "side": "W"}),
+    (["FN05", "FN27", "FN10"], {"kind": "output", "cell": [0, 6], "side": "E"}),
+])
+def test_a_single_fixed_tank_is_joined_through_its_opening(machines, tank):
+    """QA: any one tank of a Funner layout, fixed alone, ended UNKNOWN: the sketches never joined a tank (a hex tank
+    opens on one side, and their tanks are joined through the pipe at it). A fixed one nothing joins yet now is."""
+    fixed = hex_layout({"machines": [], "tiles": [tank]})
+    result = solve_static(FUNNER, BOARD_A, CATALOG, machines, time_limit=5, workers=1, fixed=fixed)
+    assert result.layout is not None and check_layout(result.layout).legal
+    kept = {(t.kind, t.cell, t.side) for t in result.layout.tiles}
+    assert (tank["kind"], tuple(tank["cell"]), tank["side"]) in kept

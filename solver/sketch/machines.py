@@ -178,8 +178,8 @@ def rank_positions(ctx: Context, state: State, machine: int, placements: list[Pl
 def _attachable(ctx: Context, state: State, cell: Cell, nets: dict[int, float]) -> bool:
     """Whether a pipe could end in `cell` by joining one of `nets` (a pipe of it, or a square tank)."""
     tank = state.tanks.get(cell)
-    if tank is not None:
-        return not ctx.hex and tank.net in nets
+    if tank is not None:   # (hex: only a fixed tank nothing joins yet, through its one opening: routing.py)
+        return tank.net in nets and (not ctx.hex or nets[tank.net] < 0)
     return any(p.net in nets and not p.frozen for p in state.pieces.get(cell, ()))
 
 

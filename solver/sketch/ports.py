@@ -7,10 +7,12 @@ from models.catalog import PortSpec
 from .routing import apply_route, route
 from .state import Context, Net, Slot, State
 
-#: preference cost of a supply network no input drinks from yet (a --fixed container alone): the layout is illegal
-#: until one does, so it beats any other option an input has, pipes to it included (QA: a fixed orange container
-#: beside FF39,FF08 stayed alone in every sketch, since FF39's orange output fed FF08, and a solve ended UNKNOWN)
-ORPHAN_SUPPLY = -20.0
+#: preference cost of a supply network no input drinks from yet (a --fixed container alone), and of a reservoir's
+#: network no output reaches yet: the layout is illegal until one does, so it beats any other option a port has,
+#: pipes to it included (QA: a fixed orange container beside FF39,FF08 stayed alone in every sketch, since FF39's
+#: orange output fed FF08, and a solve ended UNKNOWN; a fixed end-product reservoir alone, classic-B FF01,FF14,
+#: was never joined: UNKNOWN after 20 s)
+ORPHAN = -20.0
 
 def fed_from(state: State, machines: set[int]) -> set[int]:
     """The machines given and every machine they feed, directly or through others."""
@@ -39,7 +41,7 @@ def input_options(ctx: Context, state: State, machine: int, spec: PortSpec) -> d
         if not net.colors & colors:
             continue
         if net.kind == "supply":
-            out[i] = ctx.costs.supply if net.consumers else ORPHAN_SUPPLY
+            out[i] = ctx.costs.supply if net.consumers else ORPHAN
         elif net.kind == "product" and not net.producers & below and net.spare >= amount:
             waiting = net.demand == 0 and not net.reservoir
             out[i] = ctx.costs.pending if waiting else ctx.costs.product
@@ -133,12 +135,14 @@ def finish_output(ctx: Context, state: State, net_id: int, expected: list[frozen
     at_port = True
     if net.kind == "black":
         new_tank = ctx.costs.tank if ctx.end_limit is None or state.count_tanks("end") < ctx.end_limit else None
-        targets: dict[int, float] = {}
+        # (an end-product reservoir takes one machine's end product: only a fixed one nothing reaches yet)
+        targets: dict[int, float] = {i: ORPHAN for i, other in enumerate(state.nets)
+                                     if other.kind == "black" and other.reservoir and not other.producers}
     else:
         new_tank, at_port = reservoir_policy(ctx, state, net.colors, list(expected))
         # only networks that are already legal on their own (a consumer or a reservoir), and no
         # loop: none of their consumers may feed this output's machine
-        targets = {i: ctx.costs.product for i, other in enumerate(state.nets)
+        targets = {i: ctx.costs.product if other.producers else ORPHAN for i, other in enumerate(state.nets)
                    if i != net_id and other.kind == "product" and other.colors & net.colors
                    and (other.demand or other.reservoir) and not fed_from(state, other.consumers) & net.producers}
     start = remove_stub(state, net_id)

@@ -103,8 +103,8 @@ def _terminal(ctx: Context, state: State, cell: Cell, side: str, targets: dict[i
     """Cheapest way to finish a route that enters `cell` through `side`, or None."""
     best: tuple[float, int | None] | None = None
     tank = state.tanks.get(cell)
-    if tank is not None:
-        if not ctx.hex and tank.net in targets:
+    if tank is not None:   # (a hex tank opens on one side only: a fixed one nothing joins yet, through it)
+        if tank.net in targets and (not ctx.hex or (tank.side == side and targets[tank.net] < 0)):
             best = (targets[tank.net], tank.net)
         return best
     pieces = state.pieces.get(cell, ())
@@ -141,9 +141,12 @@ def route(ctx: Context, state: State, start: Slot, targets: dict[int, float], ne
     parent: dict[Slot, tuple[Slot, str] | None] = {start: None}
     done: set[Slot] = set()
     best: tuple[float, Slot, int | None] | None = None
+    # the cheapest extra a finish may add: below 0 where a network must be joined (ports.ORPHAN), so a nearer
+    # finish does not end the search before the farther, cheaper one is reached
+    least_extra = min([0.0, *targets.values(), *([new_tank] if new_tank is not None else [])])
     while heap:
         g, _, (cell, side) = heapq.heappop(heap)
-        if best is not None and g >= best[0]:
+        if best is not None and g + least_extra >= best[0]:
             break
         if (cell, side) in done:
             continue

@@ -187,9 +187,12 @@ def import_fixed(fixed: Layout | None, extendable: bool = False) -> State:
         return state
     conn = connect(fixed)
     for net in conn.networks:
-        kind = "supply" if net.supplies else "black" if net.colors == {"black"} else "product" if net.outputs else "dead"
+        kind = ("supply" if net.supplies else "black" if net.colors == {"black"} or net.end_tanks
+                else "product" if net.outputs or net.output_tanks else "dead")
+        # a fixed output reservoir no output reaches yet takes any colour (RULES 2: its network's)
+        colors = net.colors if net.colors is not None or kind != "product" else set(fixed.ruleset.colors)
         state.nets.append(Net(
-            kind, frozenset(net.colors or ()),
+            kind, frozenset(colors or ()),
             producers={fixed.ports[i].machine for i in net.outputs},
             consumers={fixed.ports[i].machine for i in net.inputs},
             offer=sum(fixed.ports[i].spec.amount or 0 for i in net.outputs),
