@@ -308,6 +308,17 @@ def test_a_fixed_reservoir_no_output_reaches_yet_is_joined_by_the_sketches(board
     assert tank in {(t.kind, t.cell) for t in result.layout.tiles}
 
 
+def test_fixed_supply_pipes_towards_a_machine_still_to_place_are_closed_by_it():
+    """QA: FF08 taken out of FF39,FF08,FF25's optimum (25), the red container's pipes towards its port kept: the
+    pipes' open end faces FF08's cell (beside FF39's output), which no sketch could close: UNKNOWN after 20 s."""
+    fixed = make_layout(machines=[("FF39", (7, 2), 0), ("FF25", (5, 4), 180)],
+                        tiles=[("supply", (6, 2), "red"), ("pipe", (6, 3), "E", "W"), ("pipe", (6, 4), "S", "W")])
+    result = solve(["FF39", "FF08", "FF25"], fixed=fixed, workers=1, time_limit=6)
+    assert result.layout is not None and check_layout(result.layout).legal
+    assert {("pipe", (6, 3)), ("pipe", (6, 4))} <= {(t.kind, t.cell) for t in result.layout.tiles}
+    assert result.objective >= 20
+
+
 def test_fixed_machines_and_tiles_stay_where_they_are():
     fixed = make_layout(machines=[("FF09", (2, 6), 270)], tiles=[("end", (0, 6)), ("supply", (2, 5), "red")])
     result = solve(["FF09", "FF29"], fixed=fixed)

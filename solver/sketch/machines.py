@@ -51,14 +51,15 @@ def _check_position(ctx: Context, state: State, cache: OptionCache, placement: P
         if state.is_empty(cell):
             continue
         pieces = state.pieces.get(cell, ())
-        if cell in state.reserved or cell in state.tanks or len(pieces) != 1 or len(pieces[0].sides) != 1:
+        if cell in state.reserved or cell in state.tanks or not pieces or any(len(p.sides) != 1 for p in pieces):
             return None
-        net_id = pieces[0].net
-        side = next(iter(pieces[0].sides))
-        port = next((i for i, p in enumerate(placement.ports) if p.slot == (cell, side) and p.spec.is_input), None)
-        if port is None or net_id not in cache.options(placement.ports[port].spec):
-            return None
-        direct[port] = net_id
+        for piece in pieces:   # (an output's stub, a fixed supply pipe's end, or both: each meets an input here)
+            side = next(iter(piece.sides))
+            port = next((i for i, p in enumerate(placement.ports) if p.slot == (cell, side) and p.spec.is_input),
+                        None)
+            if port is None or piece.net not in cache.options(placement.ports[port].spec):
+                return None
+            direct[port] = piece.net
     if boxes_in(ctx, state, set(placement.cells)):
         return None
     for i, port in enumerate(placement.ports):
@@ -280,7 +281,7 @@ def _stand(ctx: Context, state: State, machine_id: str, candidate: Candidate) ->
     index = len(new.machines)
     new.machines.append(MachinePlacement(machine_id, placement.anchor, placement.rotation))
     for port, net in candidate.direct.items():
-        remove_stub(new, net)
+        remove_stub(new, net, placement.ports[port].slot[0])
         record_input(new.nets[net], index, placement.ports[port].spec)
     for cell in placement.cells:
         new.machine_at[cell] = index

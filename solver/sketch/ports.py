@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from models.catalog import PortSpec
+from models.geometry import Cell
 
 from .routing import apply_route, route
 from .state import Context, Net, Slot, State
@@ -41,7 +42,7 @@ def input_options(ctx: Context, state: State, machine: int, spec: PortSpec) -> d
         if not net.colors & colors:
             continue
         if net.kind == "supply":
-            out[i] = ctx.costs.supply if net.consumers else ORPHAN
+            out[i] = ctx.costs.supply if net.consumers and not net.open_end else ORPHAN
         elif net.kind == "product" and not net.producers & below and net.spare >= amount:
             waiting = net.demand == 0 and not net.reservoir
             out[i] = ctx.costs.pending if waiting else ctx.costs.product
@@ -90,10 +91,14 @@ def record_input(net: Net, machine: int, spec: PortSpec) -> None:
         net.demand += spec.amount or 0
 
 
-def remove_stub(state: State, net: int) -> Slot:
-    """Take a waiting output's stub off the board (to route it, or to cover it port to port)."""
+def remove_stub(state: State, net: int, cell: Cell | None = None) -> Slot:
+    """Take a waiting output's stub off the board (to route it, or to cover it port to port), or a fixed supply
+    pipe's open end in `cell` (an input covers it)."""
     stub = state.nets[net].stub
-    assert stub is not None
+    if stub is None:   # (state._adopt_loose_pipes)
+        assert cell is not None and state.nets[net].open_end
+        end = next(p for p in state.pieces[cell] if p.net == net and len(p.sides) == 1)
+        stub, state.nets[net].open_end = (cell, next(iter(end.sides))), False
     cell = stub[0]
     rest = tuple(p for p in state.pieces[cell] if not (p.net == net and len(p.sides) == 1))
     if rest:

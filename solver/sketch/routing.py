@@ -206,8 +206,8 @@ def _grow_piece(ctx: Context, state: State, cell: Cell, net: int, side: str) -> 
             grown = pieces[:i] + (replace(p, sides=p.sides | {side}),) + pieces[i + 1:]
             if ctx.fits(grown):
                 state.pieces[cell] = grown
-                if len(p.sides) == 1:  # a waiting output's stub: that output is connected now
-                    state.nets[net].stub = None
+                if len(p.sides) == 1:  # a waiting output's stub (or a supply's open end): connected now
+                    state.nets[net].stub, state.nets[net].open_end = None, False
                 return True
     return False
 

@@ -47,11 +47,12 @@ class Net:
     demand: int = 0                    # machine-fed input amounts
     reservoir: bool = False            # has an output or end-product reservoir
     stub: Slot | None = None           # an output that still waits: its facing cell and side
+    open_end: bool = False             # a fixed supply pipe's end waits for an input (a one-sided piece)
 
     def copy(self) -> Net:
         # spelled out: dataclasses.replace re-reads the fields on every call, and every state copy copies each net
         return Net(self.kind, self.colors, set(self.producers), set(self.consumers), self.offer, self.demand,
-                   self.reservoir, self.stub)
+                   self.reservoir, self.stub, self.open_end)
 
     @property
     def spare(self) -> int:
@@ -238,8 +239,8 @@ def _adopt_loose_ports(fixed: Layout, conn, state: State) -> None:
 
 
 def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
-    """Fixed pipes whose one open end faces an empty cell, in a network of one fixed machine's input or of
-    machine outputs: routed on from there as that input would be, or waiting there as those outputs' stub.
+    """Fixed pipes whose one open end faces an empty cell, in a network of one fixed machine's input, of
+    machine outputs or of a supply: routed on from there as that input would be, or waiting there as a stub.
     Frozen pieces are never extended, so such a pipe was a loose end no sketch could close (QA: FF25 fixed with
     one pipe at its input, and FF39 beside it, ended UNKNOWN). A pipe serving no machine is left as it is."""
     ends: dict[int, list] = {}
@@ -249,12 +250,28 @@ def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
     for net_id, (loose, *more) in ends.items():
         network = conn.networks[net_id]
         start = _facing_slot(fixed, loose)
-        if more or start is None or not state.is_empty(start[0]) or network.supplies:
-            continue   # (several open ends, or a supply's: left as they are)
-        if network.outputs and state.nets[net_id].stub is None:
+        if more or start is None:
+            continue   # (several open ends: left as they are)
+        if network.supplies and _stubs_only(state, start):
+            # a supply's pipe: a stub at its end, which an input covers port to port (beside an output's stub
+            # there, maybe) or a route grows (QA: FF08 taken out of FF39,FF08,FF25's optimum, its red container's
+            # pipes kept, and FF39's output facing the same cell: UNKNOWN after 20 s)
+            state.pieces[start[0]] = state.pieces.get(start[0], ()) + (Piece(net_id, frozenset({start[1]})),)
+            state.nets[net_id].open_end = True
+        if not state.is_empty(start[0]):
+            continue
+        elif network.outputs and state.nets[net_id].stub is None:
             _wait_as_stub(state, net_id, start, any(fixed.ports[i].spec.is_black for i in network.outputs))
         elif not network.outputs and len(network.inputs) == 1:
             _route_first(state, fixed.ports[network.inputs[0]], start, reserve=True)
+
+
+def _stubs_only(state: State, slot: Slot) -> bool:
+    """Nothing in the slot's cell but one-sided pieces (outputs' stubs), none on the slot's side."""
+    cell, side = slot
+    if cell in state.machine_at or cell in state.tanks or cell in state.blocked or cell in state.reserved:
+        return False
+    return all(len(p.sides) == 1 and not p.frozen and side not in p.sides for p in state.pieces.get(cell, ()))
 
 
 def _facing_slot(fixed: Layout, loose) -> Slot | None:
