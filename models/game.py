@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import DocumentError, as_json, expect, expect_int_in, require_keys
 from .jsonio import read_json
-from .layout import Context, Layout, parse_layout_body, resolve_context
+from .layout import Context, Layout, parse_layout_body, refuse_data_file, resolve_context
 
 #: the most start money a game document may give: the rules start with 1 or 2, and the planner's
 #: integer models overflow on numbers like 10**40
@@ -149,6 +149,7 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
 
 
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
+    refuse_data_file(source, document, "a game document")
     if isinstance(document, dict) and "machines" in document and "rounds" not in document:
         raise DocumentError(source, "machines", "a layout (machines and tiles), not a game document (rounds)")
     require_keys(source, "", document, {"ruleset", "board", "rounds"}, {"start_money", "options", "result"})

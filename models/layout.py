@@ -329,16 +329,23 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
         raise
 
 
+def refuse_data_file(source: str, document: Any, wanted: str) -> None:
+    """A boards file or a machine catalogue given where `wanted` (a layout, a game document) belongs: named, with
+    the option that reads it (QA: `check` of the catalogue said "board: missing key", of a boards file "boards:
+    unknown key", and `replay` called the catalogue a layout)."""
+    if isinstance(document, dict) and "boards" in document and "board" not in document:
+        raise DocumentError(source, "boards", f"a boards file, not {wanted}; commands read it as --boards FILE")
+    if (isinstance(document, dict) and "board" not in document and isinstance(document.get("machines"), list)
+            and any(isinstance(m, dict) and "ports" in m for m in document["machines"])):
+        raise DocumentError(source, "machines", f"a machine catalogue, not {wanted}; commands read it as --catalog FILE")
+
+
 def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boards_path=None) -> Layout:
     if isinstance(document, dict) and "rounds" in document and "machines" not in document:
         raise DocumentError(source, "rounds", "a game document (rounds), not a layout; `factoryfun replay` reads games")
     if isinstance(document, dict) and set(document) == {"result"}:   # (QA: it said "board: missing key")
         raise DocumentError(source, "result", "a solve's result with no layout (the solve found none): nothing to read")
-    if isinstance(document, dict) and "boards" in document and "board" not in document:   # (QA: "boards: unknown key")
-        raise DocumentError(source, "boards", "a boards file, not a layout; commands read it as --boards FILE")
-    if (isinstance(document, dict) and "board" not in document and isinstance(document.get("machines"), list)
-            and any(isinstance(m, dict) and "ports" in m for m in document["machines"])):   # (QA: "board: missing key")
-        raise DocumentError(source, "machines", "a machine catalogue, not a layout; commands read it as --catalog FILE")
+    refuse_data_file(source, document, "a layout")
     require_keys(source, "", document, {"ruleset", "board", "machines", "tiles"}, {"options", "result"})
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
     return parse_layout_body(source, "", document, context)

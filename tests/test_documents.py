@@ -312,3 +312,5 @@ def test_a_catalogue_or_boards_file_read_as_a_layout_is_named_as_such(path, said
 
     with pytest.raises(DocumentError, match=said):
         load_layout(INSTANCES / path)
+    with pytest.raises(DocumentError, match=said.replace("not a layout", "not a game document")):   # (replay)
+        load_game(INSTANCES / path)
