@@ -7,6 +7,7 @@ went away, 141 (models/terminal.py).
 # ruff: noqa: E402 - the imports follow the handler that makes Ctrl-C during them quiet
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 
@@ -79,6 +80,25 @@ class FactoryfunGroup(click.Group):
     Subcommands parse their arguments inside this group's invoke, so catching
     click's UsageError here covers every command and subgroup at once.
     """
+
+    #: commands defined beside the code they drive, loaded when named: `solve` brings CP-SAT (and pandas) with
+    #: it, which took 0.7 s of every other command's start (`factoryfun --version`: 1.07 s)
+    LAZY = {"solve": ("solver.command", "solve")}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            module, name = self.LAZY[cmd_name]
+            interrupt, terminate = (signal.signal(signal.SIGINT, _leave_while_starting),
+                                    signal.signal(signal.SIGTERM, _leave_while_starting))
+            try:   # (its imports take a second too: Ctrl-C there leaves quietly, as during cli's own)
+                self.add_command(getattr(importlib.import_module(module), name), cmd_name)
+            finally:
+                signal.signal(signal.SIGINT, interrupt)
+                signal.signal(signal.SIGTERM, terminate)
+        return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -558,12 +578,10 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
 
 
 def _register_commands_defined_elsewhere() -> None:
-    """`solve` and `bench-checker` live beside the code they drive; `factoryfun` lists them too."""
+    """`bench-checker` lives beside the code it drives; `factoryfun` lists it too (and `solve`, FactoryfunGroup.LAZY)."""
     from models.benchmark_checker import bench_checker
-    from solver.command import solve
 
     main.add_command(bench_checker)
-    main.add_command(solve)
 
 
 _register_commands_defined_elsewhere()
