@@ -18,8 +18,12 @@ from models.replay import tile_changes
 from models.stock import SupplyStock
 from models.wording import counted, with_article
 
-#: checker rules that no added tile or machine can mend once the fixed part breaks them
-_MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal")
+#: checker rules that no added tile or machine can mend once the fixed part breaks them: limits only grow, and a
+#: fixed part's networks keep what they join (a colour mixed, a container meeting a product, an end product
+#: meeting a second machine or an output reservoir, a feeding loop); QA: those four were reported as "not enough
+#: room ... (proved by the solver)" after 5 s
+_NETWORK_RULES = ("one-colour", "supply-meets-product", "black-network")   # (their message names no cell)
+_MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal", "feeds-cycle", *_NETWORK_RULES)
 
 
 def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -> str | None:
@@ -33,7 +37,8 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
         return f"{dead.message} (from cell {list(dead.cells[0])})"   # (QA: "(cell [2, 3])" read as the pillar's)
     for violation in check_layout(fixed).violations:
         if violation.rule in _MONOTONE_LIMITS:
-            return violation.message
+            where = f" (at {violation.cells_text})" if violation.cells and violation.rule in _NETWORK_RULES else ""
+            return f"{violation.message}{where}"
     machines = [catalog[m] for m in machine_ids]
     supplies = Counter(t.color for t in fixed.tiles if t.kind == "supply")
     stock = SupplyStock.of(fixed.ruleset, machines)

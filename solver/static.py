@@ -657,13 +657,18 @@ class _Solve:
                 # the checker accepts a layout the model calls impossible: the model is narrower than the rules
                 # here (README, rules decisions: it never routes a product through an output reservoir), so
                 # nothing it or the prover proves holds, and the layout stands unproved (QA: an assertion error)
-                track.infeasible, track.model_whole = False, False
-            return
+                track.infeasible, track.model_whole, track.model_refused = False, False, True
+            else:
+                return
         joined_news()
         self._prove_if_near(track, joined_news)
         if not self.interrupt.flag and not track.optimal:
             joined_news(min(joined_until + JOINED_WAIT, deadline - 1.0) - time.monotonic())
-        if not track.optimal and not self.interrupt.flag and deadline - time.monotonic() > 1.0:
+        if track.model_refused and phases.sketches:
+            # CP-SAT has nothing more to say: the time is the walks' (QA: a Funner fixed part whose reservoir
+            # the model asks for flow ended UNKNOWN at 2.8 s of 10, "no legal layout found within the time limit")
+            self._walk_rounds(track, deadline - WALK_AGAIN_RESERVE * time_limit, joined_news)
+        elif not track.optimal and not self.interrupt.flag and deadline - time.monotonic() > 1.0:
             if track.best is not None and phases.prove_points is not None:  # the search goes on from the best layout
                 _complete_hint(self.built, track.best[0])
             self._cp_sat(track, deadline - time.monotonic())
@@ -696,7 +701,7 @@ class _Solve:
 
     def _walk_rounds(self, track: _Track, until: float, between: Callable[[], None]) -> None:
         _walk_again(track, self.walk, self.ids, self.seed, self.rounds, self.phases.moves, self.time_limit, until,
-                    self.start, self.interrupt, self.progress, between)
+                    self.start, self.interrupt, self.progress, between, self.must_place, self.fixed)
 
     def _cp_sat(self, track: _Track, seconds: float, stall: float | None = None) -> None:
         _search(self.built, track, self.start, seconds, self.diagonal, self.workers, self.seed, self.progress,
@@ -716,6 +721,8 @@ class _Track:
     infeasible: bool = False
     #: CP-SAT's model holds every machine, so its bound and status are the whole solve's (not so for a pick of many)
     model_whole: bool = True
+    #: ... and where it does not, it has called its narrower model infeasible: only walks can find a layout
+    model_refused: bool = False
 
     def value(self) -> int:
         assert self.best is not None
@@ -781,8 +788,9 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         track.offer(candidate, offset + (outcome.best_solution_seconds or 0.0))
         if outcome.first_solution_seconds is not None:
             track.first_seconds = min(track.first_seconds or float("inf"), offset + outcome.first_solution_seconds)
-    if not track.model_whole:
-        return   # a pick's bound, optimum or infeasibility says nothing of the whole set
+    if not track.model_whole:   # a pick's bound, optimum or infeasibility says nothing of the whole set
+        track.model_refused = track.model_refused or outcome.status == "INFEASIBLE"
+        return
     if outcome.status == "INFEASIBLE":
         track.infeasible = True
     if outcome.bound is not None:
@@ -796,16 +804,19 @@ _Walk = Callable[[Schedule, int, Callable[[int, float], None]], Start]   # (sche
 
 def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds: Iterator[int], moves: bool,
                 time_limit: float, until: float, start: float, interrupt: Interrupt, progress: Progress | None,
-                between: Callable[[], None] = lambda: None) -> None:
+                between: Callable[[], None] = lambda: None, must_place: list[str] | None = None,
+                fixed: Layout | None = None) -> None:
     """Rounds of fresh walks (new seeds: new sketches, then their moves) until `until`; each best is offered,
-    and `between` is called before each round (a bound computed beside the walks may have come).
+    and `between` is called before each round (a bound computed beside the walks may have come). Every machine
+    is placed unless `must_place` says fewer, and `fixed` stays.
 
     Moves from the best layout stall (classic-A n8/s0: nothing in 240 s after
     22 s), so the time left buys new sketches, each a new chance.
     """
     def walked(score: int, at: float) -> None:
         if progress is not None:
-            progress(float(max(score, track.value())), float(track.bound), at - start)
+            progress(float(score if track.best is None else max(score, track.value())),
+                     float(math.inf if track.bound is None else track.bound), at - start)
 
     whole = _round_schedule(time_limit, moves)
     least = min(WALK_AGAIN_SECONDS, whole.sketch_seconds + whole.improve_seconds)   # a short solve's whole round
@@ -816,7 +827,7 @@ def _walk_again(track: "_Track", walk: _Walk, ids: list[str], seed: int, rounds:
         walks = walk(_round_schedule(time_limit, moves, left), seed + next(rounds) * WALK_AGAIN_SEED, walked)
         if walks.layout is not None:
             found_at = walks.best_at if walks.best_at is not None else time.monotonic()
-            _keep_legal(track, walks.layout, found_at - start, ids, ids, None)  # every machine placed, nothing fixed
+            _keep_legal(track, walks.layout, found_at - start, ids, ids if must_place is None else must_place, fixed)
         if track.at_bound():
             return  # the search after confirms the optimum
 

@@ -211,3 +211,12 @@ def test_a_single_fixed_tank_is_joined_through_its_opening(machines, tank):
     assert result.layout is not None and check_layout(result.layout).legal
     kept = {(t.kind, t.cell, t.side) for t in result.layout.tiles}
     assert (tank["kind"], tuple(tank["cell"]), tank["side"]) in kept
+
+
+def test_a_solve_whose_model_refuses_the_fixed_part_walks_on_to_its_limit():
+    """QA: FN10 and the tiles of that layout fixed (FN05, FN27 to place): the model must ask the reservoir for
+    flow, called the set impossible, was rightly not believed, and the solve still ended UNKNOWN at 2.8 s of 10,
+    "no legal layout found within the time limit". The time left now goes to the walks."""
+    fixed = hex_layout({"machines": IDLE_RESERVOIR_MACHINES[2:], "tiles": IDLE_RESERVOIR_TILES})
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=6, workers=1, fixed=fixed)
+    assert result.status != "INFEASIBLE" and (result.layout is not None or result.seconds >= 5.0)

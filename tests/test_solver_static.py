@@ -345,6 +345,10 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
      "one machine's"),
     ([], [("output", (1, 1))],
      "the output reservoir at [1, 1] can take nothing: no machine of the set has an output of a colour"),
+    # (QA: these two were "not enough room ... (proved by the solver)" after 5 s: a fixed network keeps its parts)
+    ([("FF14", (3, 2), 180)], [("output", (3, 0))], "an output reservoir in an end-product network (at [3, 0] [3, 1])"),
+    ([("FF39", (5, 2), 0)], [("supply", (5, 4), "orange")],
+     "supply container in the same network as a machine output (at [5, 3] [5, 4])"),
 ])
 def test_a_fixed_part_that_can_never_be_kept_is_infeasible_at_once_with_its_reason(machines, tiles, reason):
     """A port facing the border, a pipe end facing the pillar, a container of a colour no machine drinks, more
