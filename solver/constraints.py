@@ -267,12 +267,10 @@ def add_flows(model: cp_model.CpModel, v: StaticVars) -> None:
             continue
         net_out = sum(v.outflow((cell, s)) for s in sides)
         supply = _supply_literal(model, v, cell)
-        model.Add(net_out >= 0).OnlyEnforceIf(supply)
-        model.Add(net_out <= 0).OnlyEnforceIf(v.output[cell])
-        barred = [model.Add(net_out >= 1), model.Add(net_out <= -1)]
-        barred[0].OnlyEnforceIf(supply)
-        barred[1].OnlyEnforceIf(v.output[cell])
-        v.waste_barred[cell] = barred
+        sends, receives = model.Add(net_out >= 1), model.Add(net_out <= -1)
+        sends.OnlyEnforceIf(supply)
+        receives.OnlyEnforceIf(v.output[cell])
+        v.waste_barred[cell] = (net_out, supply, sends, receives)
         model.Add(net_out == -1).OnlyEnforceIf(v.end[cell])
 
 
@@ -280,9 +278,16 @@ def relax_waste(model: cp_model.CpModel, v: StaticVars, cell) -> None:
     """A tank fixed at `cell`, whose network rule 7 already holds for, may carry no flow: a reservoir beside
     inputs that take every unit, a second container of a colour. Legal, and a player's fixed part may hold one
     (QA: a Funner fixed part cut from the solver's own legal layout was "proved" INFEASIBLE, its pink reservoir
-    receiving nothing); each tightening there now holds only if a fresh literal, free to be 0, says so."""
-    for constraint in v.waste_barred.get(cell, ()):
-        constraint.OnlyEnforceIf(model.NewBoolVar(f"waste_barred[{cell}]"))
+    receiving nothing); each tightening there now holds only if a fresh literal, free to be 0, says so, and the
+    flow's direction alone stays (a container sends, a reservoir receives). Added only here: every other solve's
+    model is as it was."""
+    if cell not in v.waste_barred:
+        return
+    net_out, supply, sends, receives = v.waste_barred[cell]
+    for tightening in (sends, receives):
+        tightening.OnlyEnforceIf(model.NewBoolVar(f"waste_barred[{cell}]"))
+    model.Add(net_out >= 0).OnlyEnforceIf(supply)
+    model.Add(net_out <= 0).OnlyEnforceIf(v.output[cell])
 
 
 def _supply_literal(model: cp_model.CpModel, v: StaticVars, cell) -> cp_model.IntVar:

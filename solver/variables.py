@@ -72,7 +72,7 @@ class StaticVars:
     bonus: list[tuple[cp_model.IntVar, int]] = field(default_factory=list)  # (literal, points)
     fed_input: dict[tuple[str, str], cp_model.IntVar] = field(default_factory=dict)  # (machine, port at)
     #: per cell, the flow tightenings a fixed tank there must be free of (constraints.add_flows)
-    waste_barred: dict[Cell, list[cp_model.Constraint]] = field(default_factory=dict)
+    waste_barred: dict[Cell, tuple] = field(default_factory=dict)   # (net outflow, supply literal, sends, receives)
     # derived index tables
     placements_at: dict[Cell, list[int]] = field(default_factory=dict)
     pieces_at_slot: dict[Slot, list[int]] = field(default_factory=dict)
