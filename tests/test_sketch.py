@@ -154,3 +154,21 @@ def test_a_hex_supply_tank_stands_at_its_port_when_no_input_to_come_wants_its_co
         assert alone is not None and sorted(t.kind for t in alone.tiles) == ["output", "supply", "supply"]
     ids = random_set(FN_CATALOG, 6, 2)
     assert_complete_and_legal(sketch_layout(FN, BOARD_A, FN_CATALOG, ids, seed=0), ids)
+
+
+def test_a_fixed_reservoir_no_output_reaches_yet_draws_the_outputs_that_can_fill_it():
+    """QA: 14 machines --optional with one fixed output reservoir scored 12 (64 without it): machines stood
+    anywhere and the one coloured output was piped across the board to the reservoir. A position whose output
+    faces the reservoir now ranks far above one across the board."""
+    from builders import make_layout
+    from models.stock import SupplyStock
+    from solver.sketch.machines import _output_estimate
+    from solver.sketch.state import Context, Costs, import_fixed, port_table
+
+    fixed = make_layout(tiles=[("output", (4, 6))])
+    ctx = Context(FF, CLASSIC_A, FF_CATALOG, port_table(FF_CATALOG, ["FF35"]), random.Random(0), Costs(),
+                  SupplyStock.of(FF, [FF_CATALOG["FF35"]]), FF.output_limit, FF.end_limit)
+    state = import_fixed(fixed)
+    orange = next(port for port in FF_CATALOG["FF35"].outputs if not port.is_black)
+    near, far = (_output_estimate(ctx, state, orange, facing, [], [], {}) for facing in ((4, 5), (0, 0)))
+    assert near < 0 and near + 5 <= far
