@@ -15,6 +15,7 @@ from .state import Context, Net, Slot, State
 #: was never joined: UNKNOWN after 20 s)
 ORPHAN = -20.0
 
+
 def fed_from(state: State, machines: set[int]) -> set[int]:
     """The machines given and every machine they feed, directly or through others."""
     if not any(n.producers & machines and n.consumers for n in state.nets):
