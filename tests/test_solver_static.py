@@ -206,7 +206,7 @@ def test_optional_over_the_whole_catalogue_keeps_a_fixed_machine_and_lays_more()
         picked = _optional_pick(RULES, CATALOG, ids, seconds, ids, ["FF53"], len(BOARDS["classic-A"].cells))
         assert picked[0] == "FF53" and len(picked) == most and len(set(picked)) == most
     fixed = make_layout(machines=[("FF53", (5, 4), 0)], tiles=[("supply", (5, 3), "green")])
-    result = solve(ids, optional=True, fixed=fixed, workers=1, time_limit=12)
+    result = solve(ids, optional=True, fixed=fixed, workers=1, time_limit=8)
     # (74 with nine machines on an idle machine; two machines when the cores are busy: timing decides the walks)
     assert result.layout is not None and check_layout(result.layout).legal
     assert ("FF53", (5, 4), 0) in {(m.id, m.cell, m.rotation) for m in result.layout.machines}
@@ -274,7 +274,7 @@ def test_a_model_calling_a_legal_layout_impossible_leaves_it_standing_unproved(m
         values=None, status="INFEASIBLE", bound=None, first_solution_seconds=None, best_solution_seconds=None))
     monkeypatch.setattr(static, "_joined_and_laid", lambda *a, **kw: None)
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran on a narrower model"))
-    result = solve(["FF28", "FF30", "FF42", "FF45"], workers=1, time_limit=4)
+    result = solve(["FF28", "FF30", "FF42", "FF45"], workers=1, time_limit=3)
     assert result.status == "FEASIBLE" and check_layout(result.layout).legal
 
 
@@ -290,7 +290,7 @@ def test_a_fixed_container_no_input_drinks_from_yet_is_joined_by_the_sketches():
     every sketch, the orange container stayed alone (illegal), and a 10 s solve ended UNKNOWN."""
     fixed = make_layout(machines=[("FF39", (5, 2), 0)], tiles=[("supply", (5, 1), "green"),
                                                                ("supply", (2, 6), "orange")])
-    result = solve(["FF39", "FF08"], fixed=fixed, workers=1, time_limit=5)
+    result = solve(["FF39", "FF08"], fixed=fixed, workers=1, time_limit=3)
     assert result.layout is not None and check_layout(result.layout).legal
     assert ("supply", (2, 6), "orange") in {(t.kind, t.cell, t.color) for t in result.layout.tiles}
 
@@ -303,7 +303,7 @@ def test_a_fixed_reservoir_no_output_reaches_yet_is_joined_by_the_sketches(board
     """QA: a fixed reservoir alone (an end-product reservoir cut from the optimal layout of FF01,FF14; an output
     reservoir beside FF39 and FF25) was never joined by the sketches, and 20 s solves ended UNKNOWN."""
     fixed = make_layout(machines=fixed_machines, tiles=[tank], board=board)
-    result = solve(machines, board=board, fixed=fixed, workers=1, time_limit=5)
+    result = solve(machines, board=board, fixed=fixed, workers=1, time_limit=3)
     assert result.layout is not None and check_layout(result.layout).legal
     assert tank in {(t.kind, t.cell) for t in result.layout.tiles}
 
@@ -551,19 +551,19 @@ def test_a_proof_far_from_the_best_gets_half_the_time_and_fresh_walks_the_rest(m
     monkeypatch.setattr(static, "PROVE_FAR", (1, static.PROVE_FAR[1]))
     monkeypatch.setattr(static, "JOINED_MACHINES", (0, 0))
     start = time.monotonic()
-    far = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=16.0, seed=3)  # 64-66 at best, 69
+    far = solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=12.0, seed=3)  # 64-66 at best, 69
     (best, bound, deadline), = proofs
     assert bound - best > static.PROVE_FAR[0]
-    assert deadline <= start + static.PROVE_FAR[1] * 16.0 + 0.5
+    assert deadline <= start + static.PROVE_FAR[1] * 12.0 + 0.5
     assert walks[:2] == [3, 3 + static.WALK_AGAIN_SEED]
     assert far.layout is not None and check_layout(far.layout).legal and far.objective <= far.bound
 
     proofs.clear()
     monkeypatch.setattr(static, "PROVE_FAR", (100, 0.5))  # every gap counts as near
     start = time.monotonic()
-    solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=16.0, seed=3)
+    solve(["FF01", "FF12", "FF22", "FF36", "FF47", "FF48"], time_limit=12.0, seed=3)
     (_, _, deadline), = proofs
-    assert deadline >= start + 16.0 - 0.5
+    assert deadline >= start + 12.0 - 0.5
 
 
 def test_a_set_of_eleven_machines_gets_no_prover(monkeypatch):
