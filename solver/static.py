@@ -861,7 +861,7 @@ def _optional_pick(ruleset: Ruleset, catalog: Catalog, ids: list[str], time_limi
     # never on every machine: sketches of all 55 spent the whole limit ordering them and laid none
     # (and one cut short may have chosen only a few: the feeding order fills the pick up; a test run with both
     # cores busy saw three of ten)
-    chosen = [m for m in (picked.chosen or []) + [m for m in order if m not in (picked.chosen or [])] if m in ids]
+    chosen = [m for m in dict.fromkeys([*(picked.chosen or []), *order]) if m in ids]
     return (staying + [m for m in chosen if m not in staying])[:max(most, len(staying))]
 
 

@@ -130,7 +130,7 @@ def _output_estimate(ctx: Context, state: State, spec: PortSpec, facing: Cell | 
     colors = frozenset(spec.colors)
     # a fixed reservoir no output reaches yet draws the machines that can fill it (QA: 14 machines --optional with
     # one fixed output reservoir scored 12 where 64 without it: the one orange output was piped across the board)
-    waiting = [net for net, other in enumerate(state.nets) if other.reservoir and not other.producers
+    waiting = [net for net, other in enumerate(state.nets) if other.waits_for_port
                and (other.kind == "black" if spec.is_black else other.kind == "product" and other.colors & colors)]
     if waiting:
         for net in waiting:

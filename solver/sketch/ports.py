@@ -43,7 +43,7 @@ def input_options(ctx: Context, state: State, machine: int, spec: PortSpec) -> d
         if not net.colors & colors:
             continue
         if net.kind == "supply":
-            out[i] = ctx.costs.supply if net.consumers and not net.open_end else ORPHAN
+            out[i] = ORPHAN if net.waits_for_port else ctx.costs.supply
         elif net.kind == "product" and not net.producers & below and net.spare >= amount:
             waiting = net.demand == 0 and not net.reservoir
             out[i] = ctx.costs.pending if waiting else ctx.costs.product
@@ -143,12 +143,12 @@ def finish_output(ctx: Context, state: State, net_id: int, expected: list[frozen
         new_tank = ctx.costs.tank if ctx.end_limit is None or state.count_tanks("end") < ctx.end_limit else None
         # (an end-product reservoir takes one machine's end product: only a fixed one nothing reaches yet)
         targets: dict[int, float] = {i: ORPHAN for i, other in enumerate(state.nets)
-                                     if other.kind == "black" and other.reservoir and not other.producers}
+                                     if other.kind == "black" and other.waits_for_port}
     else:
         new_tank, at_port = reservoir_policy(ctx, state, net.colors, list(expected))
         # only networks that are already legal on their own (a consumer or a reservoir), and no
         # loop: none of their consumers may feed this output's machine
-        targets = {i: ctx.costs.product if other.producers else ORPHAN for i, other in enumerate(state.nets)
+        targets = {i: ORPHAN if other.waits_for_port else ctx.costs.product for i, other in enumerate(state.nets)
                    if i != net_id and other.kind == "product" and other.colors & net.colors
                    and (other.demand or other.reservoir) and not fed_from(state, other.consumers) & net.producers}
     start = remove_stub(state, net_id)

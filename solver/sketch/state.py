@@ -55,6 +55,14 @@ class Net:
                    self.reservoir, self.stub, self.open_end)
 
     @property
+    def waits_for_port(self) -> bool:
+        """A --fixed tank's network no port has joined yet (a container nothing drinks from or a supply pipe's open
+        end, a reservoir nothing fills): the layout is illegal until one does (ports.ORPHAN)."""
+        if self.kind == "supply":
+            return not self.consumers or self.open_end
+        return self.reservoir and not self.producers
+
+    @property
     def spare(self) -> int:
         return self.offer - self.demand
 
