@@ -275,7 +275,9 @@ def test_a_model_calling_a_legal_layout_impossible_leaves_it_standing_unproved(m
     monkeypatch.setattr(static, "_joined_and_laid", lambda *a, **kw: None)
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran on a narrower model"))
     result = solve(["FF28", "FF30", "FF42", "FF45"], workers=1, time_limit=3)
-    assert result.status == "FEASIBLE" and check_layout(result.layout).legal
+    assert check_layout(result.layout).legal
+    # unproved, unless the walks happened to meet the relaxation's bound (26: CI's run did, seed 2 does here)
+    assert result.status == "FEASIBLE" or (result.status == "OPTIMAL" and result.objective == result.topology_bound)
 
 
 def test_an_optional_build_never_scores_below_leaving_everything_out():
