@@ -8,6 +8,7 @@ from typing import Any
 from .errors import DocumentError, as_json, expect, expect_int_in, require_keys
 from .jsonio import read_json
 from .layout import Context, Layout, parse_layout_body, refuse_data_file, resolve_context
+from .wording import counted
 
 #: the most start money a game document may give: the rules start with 1 or 2, and the planner's
 #: integer models overflow on numbers like 10**40
@@ -142,8 +143,8 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
         raise DocumentError(source, key, "first_pick and last_pick go to different players, not both to one")
     if first_pick and players < context.ruleset.token_players:
         raise DocumentError(source, f"{key}.first_pick", f"the first-pick token is used with "
-                            f"{context.ruleset.token_players} or more players, and this round offers {players} "
-                            "machine(s), one per player")
+                            f"{context.ruleset.token_players} or more players, and this round offers "
+                            f"{counted(players, 'machine')}, one per player")
     if "taken" in raw and raw["taken"] is None:
         raise DocumentError(source, f"{key}.{token}", "a token goes with a taken machine, and this round takes none")
 

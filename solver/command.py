@@ -18,7 +18,7 @@ from rich.table import Table
 from models.check import check_layout
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
                               output_option, seed_option, time_limit_option, workers_option)
-from models.errors import DocumentError
+from models.errors import DocumentError, as_json
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
 from models.terminal import Terminal
@@ -97,7 +97,7 @@ def _checked_ids(listed: Listed, catalog, fail: Callable[[str, str], Exception])
     seen: set[str] = set()
     for where, machine_id in listed:
         if machine_id not in catalog:
-            raise fail(where, f"unknown machine id {machine_id!r}{_id_hint(machine_id, catalog)}")
+            raise fail(where, f"unknown machine id {as_json(machine_id)}{_id_hint(machine_id, catalog)}")
         if machine_id in seen:
             raise fail(where, f"machine {machine_id} is listed twice (a factory has one tile of each machine)")
         seen.add(machine_id)

@@ -140,7 +140,7 @@ def test_tokens_are_not_used_with_one_or_two_players():
     doc["rounds"][1].pop("layout")
     assert replay(doc).money == 6
     doc["rounds"][1].update(last_pick=False, first_pick=True, offered=["EX02", "EX03"])
-    with pytest.raises(DocumentError, match=r"rounds\[1\]\.first_pick: the first-pick token is used with 3 or more"):
+    with pytest.raises(DocumentError, match=r"rounds\[1\]\.first_pick: the first-pick token is used with 3 or more players, and this round offers 2 machines, one per player"):
         replay(doc)
 
 
@@ -170,6 +170,21 @@ def test_a_build_that_would_leave_money_below_one_is_undone_and_the_penalty_paid
     assert replay(doc).rounds[0].built
     doc["rounds"][0]["layout"] = _round1_with_stray_pipes(11)   # 4 + 8 - 14 = -2: undone, 4 - 2 = 2
     assert [(r.undone, r.penalty, r.money) for r in replay(doc).rounds[:1]] == [(True, 2, 2)]
+
+
+def test_an_undone_build_at_money_one_says_the_floor_spared_the_penalty(tmp_path):
+    """QA: every undone build with a penalty of 0 was put down to the last pick, where money stood at its floor."""
+    import json
+
+    from click.testing import CliRunner
+
+    from cli import main
+
+    path = tmp_path / "undone.json"
+    path.write_text(json.dumps(funner_game([{"offered": ["EX01"], "taken": "EX01",
+                                             "layout": _round1_with_stray_pipes(6)}])))   # 1 + 8 - 9 = 0
+    out = CliRunner().invoke(main, ["replay", str(path), "--catalog", str(EXAMPLE_CATALOG)]).output
+    assert "undone and no penalty (money cannot fall below 1)" in out and "last pick" not in out
 
 
 def test_a_build_that_leaves_money_at_one_stands():

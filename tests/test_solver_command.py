@@ -95,7 +95,7 @@ def test_machines_and_machines_file_together_are_an_error(tmp_path, solves):
 
 @pytest.mark.parametrize("content,needle", [
     (b"FF39\n\xff\xfe\n", "not UTF-8 text"),
-    (b"FF39\nhello world\n", "line 2: unknown machine id 'hello world'"),
+    (b"FF39\nhello world\n", "line 2: unknown machine id \"hello world\""),
     (b'{"a": 1}\n', "expected a JSON list of machine ids"),
     (b"", "lists no machine ids"),
     (b"# only a comment\n", "lists no machine ids"),
@@ -116,7 +116,7 @@ def test_a_machines_file_takes_ids_by_line_or_comma_with_comments(tmp_path, solv
     invoke("--board", "classic-A", "--machines-file", str(path))
     assert solves[0]["ids"] == ["FF39", "FF08", "FF25"]
     path.write_text("FF39\nFF08, FF99 # typo\n")
-    one_line(invoke("--board", "classic-A", "--machines-file", str(path)), str(path), "line 2: unknown machine id 'FF99'")
+    one_line(invoke("--board", "classic-A", "--machines-file", str(path)), str(path), "line 2: unknown machine id \"FF99\"")
 
 
 def _hint(tmp_path, change=None) -> str:
