@@ -27,7 +27,7 @@ from typing import Any
 import click
 from rich.table import Table
 
-from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
+from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json_option,
                               output_option, repeated_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
 from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
@@ -74,7 +74,7 @@ def _one_line(exc: click.UsageError) -> click.UsageError:
     return plain
 
 
-class FactoryfunGroup(click.Group):
+class FactoryfunGroup(CheckedGroup):
     """Turns domain and usage errors into one clear line (exit code 2) for every command.
 
     Subcommands parse their arguments inside this group's invoke, so catching
@@ -389,7 +389,6 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
     from models.game import load_game
     from models.replay import grouped_violations, replay_game
 
-    distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     game = load_game(game_path, catalog_path, boards_path)
     require_taken(game, game_path, "a played game")   # (QA: a bare sequence was scored as a game taking nothing)
     result = replay_game(game)
@@ -423,7 +422,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
     sys.exit(0 if result.legal else 1)
 
 
-@main.group()
+@main.group(cls=CheckedGroup)
 def sequence() -> None:
     """Make machine sequences to plan for."""
 
@@ -491,7 +490,6 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     from models.game import load_game
     from solver.plan import plan_game
 
-    distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     game = load_game(sequence_path, catalog_path, boards_path)
     played = game if any(r.has_taken for r in game.rounds) else None   # (a bare sequence has nothing to start from)
     with _progress_printer("plan") as progress:
@@ -548,7 +546,6 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     from models.jsonio import read_json
     from models.layout import require_game_of
 
-    distinct_outputs(**{"--out": out_path, "--plan-out": plan_out})
     if plan_path and plan_out:
         raise click.UsageError("--plan-out writes the plan analyze computes; with --plan it computes none")
     played = load_game(game_path, catalog_path, boards_path)

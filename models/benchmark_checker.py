@@ -14,7 +14,7 @@ import click
 from .board import Board, load_boards
 from .catalog import Catalog, load_catalog
 from .check import check_layout
-from .clickopts import output_option, seed_option
+from .clickopts import CheckedCommand, output_option, seed_option
 from .jsonio import write_text
 from .layout import Layout, MachinePlacement, Tile, parse_layout
 from .rulesets import get_ruleset
@@ -61,7 +61,7 @@ def measure(layouts: list[Layout], with_parse: bool) -> float:
     return time.perf_counter() - start
 
 
-@click.command("bench-checker")
+@click.command("bench-checker", cls=CheckedCommand)
 @click.option("--layouts", type=click.IntRange(min=1), default=500, show_default=True, help="Layouts per run.")
 @click.option("--runs", type=click.IntRange(min=1), default=5, show_default=True, help="Repetitions (the median is reported).")
 @click.option("--machines", type=click.IntRange(min=1), default=10, show_default=True,

@@ -104,17 +104,42 @@ def output_option(*decls: str, help: str, make_parents: bool = False, **kwargs: 
     return click.option(*decls, type=OutputFile(make_parents), help=help, **kwargs)
 
 
-def distinct_outputs(**paths: str | None) -> None:
-    """Two output options naming one file would leave only the last written (QA: `--out x --svg x` left an SVG
-    that `check x` could not read): a usage error before any work."""
-    seen: dict[Path, str] = {}
-    for option, path in paths.items():
-        if not path:
+def distinct_files(ctx: click.Context) -> None:
+    """No output may name another output's file (QA: `--out x --svg x` left an SVG that `check x` could not
+    read) or a file the command reads (QA: `analyze game.json --out game.json` replaced the played game with its
+    report, exit 0): a usage error before any work."""
+    read: dict[Path, str] = {}
+    written: dict[Path, str] = {}
+    for param in ctx.command.params:
+        path = ctx.params.get(param.name or "")
+        if not path or not isinstance(param.type, click.Path):
             continue
+        name = param.opts[-1] if isinstance(param, click.Option) else param.human_readable_name
         key = Path(path).resolve()
-        if key in seen:
-            raise click.UsageError(f"{seen[key]} and {option} name the same file '{path}'")
-        seen[key] = option
+        if not isinstance(param.type, OutputFile):
+            read.setdefault(key, name)
+        elif key in written:
+            raise click.UsageError(f"{written[key]} and {name} name the same file '{path}'")
+        else:
+            written[key] = name
+    for key, name in written.items():
+        if key in read:
+            raise click.UsageError(f"{name} names the file read as {read[key]}: writing it would overwrite what "
+                                   "the command reads; give another file")
+
+
+class CheckedCommand(click.Command):
+    """A command whose file options are checked apart before it runs (`distinct_files`)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        distinct_files(ctx)
+        return super().invoke(ctx)
+
+
+class CheckedGroup(click.Group):
+    """A group whose commands are CheckedCommands."""
+
+    command_class = CheckedCommand
 
 
 CATALOG_OPTION = click.option("--catalog", "catalog_path", type=click.Path(dir_okay=False),

@@ -16,7 +16,7 @@ import click
 from rich.table import Table
 
 from models.check import check_layout
-from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, distinct_outputs, json_option,
+from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, CheckedCommand, json_option,
                               output_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError, as_json
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
@@ -284,7 +284,7 @@ def _summary(result: StaticResult, ids: list[str] = ()) -> Table:
     return table
 
 
-@click.command("solve")
+@click.command("solve", cls=CheckedCommand)
 @click.option("--board", "board_id", required=True, help="Board id, e.g. classic-A.")
 @click.option("--machines", help="Comma-separated machine ids, e.g. FF40,FF12,FF07.")
 @click.option("--machines-file", type=click.Path(dir_okay=False), help="Machine ids, one a line or comma-separated (# comments), or a JSON list.")
@@ -306,7 +306,6 @@ def _summary(result: StaticResult, ids: list[str] = ()) -> Table:
 def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_path, objective, optional,
           time_limit, workers, seed, hint_path, fixed_path, diagonal, out_path, svg_path, as_json) -> None:
     """Find the most profitable (or cheapest) legal factory for a set of machines."""
-    distinct_outputs(**{"--out": out_path, "--svg": svg_path})
     if optional and objective == "cost":
         raise click.UsageError("--optional goes with --objective profit")
     context = resolve_context("--board/--ruleset", ruleset_id, board_id, catalog_path, boards_path)

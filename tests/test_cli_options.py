@@ -54,6 +54,25 @@ def test_outputs_that_cannot_all_be_written_are_refused_first(tmp_path, monkeypa
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.parametrize("args,needle", [
+    (["replay", "in.json", "--out", "in.json"], "--out names the file read as GAME_PATH"),
+    (["replay", "in.json", "--svg", "./in.json"], "--svg names the file read as GAME_PATH"),
+    (["show", "in.json", "--svg", "in.json"], "--svg names the file read as LAYOUT_PATH"),
+    (["plan", "in.json", "--out", "in.json"], "--out names the file read as SEQUENCE_PATH"),
+    (["analyze", "in.json", "--out", "in.json"], "--out names the file read as GAME_PATH"),
+    (["analyze", "other.json", "--plan-out", "in.json", "--catalog", "in.json"], "--plan-out names the file read as --catalog"),
+    ([*SOLVE, "--hint", "in.json", "--out", "in.json"], "--out names the file read as --hint"),
+    ([*SOLVE, "--fixed", "in.json", "--svg", "in.json"], "--svg names the file read as --fixed"),
+    (["sequence", "random", "--boards", "in.json", "--out", "in.json"], "--out names the file read as --boards"),
+])
+def test_an_output_naming_a_file_the_command_reads_is_refused(tmp_path, monkeypatch, args, needle):
+    """QA: `analyze game.json --out game.json` replaced the played game with its report, exit 0."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.json").write_text("{}")
+    one_line_usage_error(args, needle, "give another file")
+    assert (tmp_path / "in.json").read_text() == "{}" and [p.name for p in tmp_path.iterdir()] == ["in.json"]
+
+
 def test_a_fixed_layout_with_the_diagonal_tile_needs_the_option_said_again():
     # QA: the solve ended INFEASIBLE ("is the option on?") over a layout whose options say it is
     fixed = str(EXAMPLES_DIR / "legal-diagonal.json")
