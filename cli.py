@@ -554,7 +554,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
         document = read_json(plan_path)
         require_game_of(document, plan_path, "plan", played.ruleset.id)   # (the played game's)
         best = parse_game(document, plan_path, catalog_path, boards_path)
-        bound, status = plan_result(document)
+        bound, status = plan_result(document)   # (its own claim: dropped when a legal game beats it)
     else:
         from solver.plan import plan_game
 
@@ -562,7 +562,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
             result = plan_game(played, time_limit, workers, seed, progress=progress,
                                report=lambda text: err_console.print(text), known=played)
         best, bound, status = result.game, result.bound, result.status
-    analysis = compare_games(played, best, bound, status)
+    analysis = compare_games(played, best, bound, status, claimed=bool(plan_path))
     if as_json:
         _print_json(analysis.to_dict())
     else:

@@ -25,6 +25,7 @@ from .game import Game
 from .layout import Layout, with_defaults
 from .replay import ReplayResult, RoundReport, grouped_violations, replay_game, tile_changes
 from .terminal import ID_WIDTH, NARROW_WIDTH, cell_padding
+from .wording import counted
 
 #: How many losing rounds "where it fell short" names at most.
 SHORTFALL_ROUNDS = 3
@@ -108,6 +109,11 @@ class Analysis:
     rounds: list[RoundComparison]
     bound: int | None = None
     status: str | None = None
+    #: the bound and status are a plan file's own result (read, not proved here: FORMATS ignores it on input)
+    claimed: bool = False
+    #: a plan file's result that a legal game beats, and so is not used (QA: a hand-edited "OPTIMAL, bound 65"
+    #: shown beside a legal game of 66)
+    refuted: str | None = None
 
     @property
     def played_score(self) -> int:
@@ -168,8 +174,9 @@ class Analysis:
         """The rounds that lost most money against the plan (largest first; beyond `limit`, the others as one
         line), then the chain-bonus difference at the end when the player has less, then what the player made
         up (rounds ahead of the plan, a higher chain bonus) as negative amounts: the lines add up to the
-        difference. Nothing when the game ends level or ahead."""
-        if self.score_gap >= 0:
+        difference. Nothing when no round lost money and the chain bonus is not behind (QA: a game ahead at the
+        end said "though some rounds lost money" and named none)."""
+        if not any(r.change < 0 for r in self.rounds) and self.chain_difference >= 0:
             return []
         losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))
         # one round beyond the limit is named as the others are (QA: "1 more round (5): less money than the plan")
@@ -291,8 +298,10 @@ def _sides(game: Game, result: ReplayResult) -> list[GameRound]:
     return sides
 
 
-def compare_games(played: Game, best: Game, best_bound: int | None = None, best_status: str | None = None) -> Analysis:
-    """Replay both games and line them up round by round.
+def compare_games(played: Game, best: Game, best_bound: int | None = None, best_status: str | None = None,
+                  claimed: bool = False) -> Analysis:
+    """Replay both games and line them up round by round. `claimed`: the bound and status are a plan file's
+    own (`plan_result`), dropped when a legal game scores above them.
 
     Raises DocumentError when the two are not the same game (see `check_comparable`).
     """
@@ -304,7 +313,22 @@ def compare_games(played: Game, best: Game, best_bound: int | None = None, best_
         comparison = RoundComparison(p.report.number, list(b.report.offered), p, b, previous_gap)
         rounds.append(comparison)
         previous_gap = comparison.gap
-    return Analysis(played, best, played_result, best_result, rounds, best_bound, best_status)
+    refuted = _refuted_claim(best_bound, best_status, best_result, played_result) if claimed else None
+    if refuted:
+        best_bound, best_status = None, None
+    return Analysis(played, best, played_result, best_result, rounds, best_bound, best_status, claimed, refuted)
+
+
+def _refuted_claim(bound: int | None, status: str | None, *games: ReplayResult) -> str | None:
+    """Why a plan file's result cannot be true, or None: a legal game (the plan or the played one) scores above
+    its bound, or above the plan it calls optimal."""
+    plan = games[0]
+    top = max((g.final_score for g in games if g.legal), default=None)
+    optimal = (status or "").upper() == "OPTIMAL"
+    if top is None or not ((bound is not None and top > bound) or (optimal and top > plan.final_score)):
+        return None
+    said = ", ".join(part for part in (None if bound is None else f"bound {bound}", status) if part)
+    return f"the plan file says {said}, but a legal game scores {top}: not used"
 
 
 def plan_result(document: Any) -> tuple[int | None, str | None]:
@@ -400,18 +424,23 @@ def analysis_table(analysis: Analysis, width: int = NARROW_WIDTH) -> Table:
 def _round_notes(r: RoundComparison) -> Text:
     notes = Text()
     if r.played.violations:
-        notes.append(f"{len(r.played.violations)} violation(s)", style="bold red")
+        notes.append(counted(len(r.played.violations), "violation"), style="bold red")
     if r.best.violations:
-        notes.append(("; " if notes else "") + f"plan: {len(r.best.violations)} violation(s)", style="magenta")
+        notes.append(("; " if notes else "") + f"plan: {counted(len(r.best.violations), 'violation')}", style="magenta")
     return notes
 
 
 def level_note(analysis: Analysis) -> str:
-    """What the summary and the report say when nothing fell short (the game ended level or ahead): whether
-    some rounds still lost money, made up by later rounds or the chain bonus."""
-    if any(r.change < 0 for r in analysis.rounds):
-        return "level with or ahead of the plan at the end, though some rounds lost money to it"
+    """What the summary and the report say when no round lost money and the chain bonus is not behind."""
     return "no round lost money against the plan"
+
+
+def illegal_lead(analysis: Analysis) -> str | None:
+    """A played game ahead of the plan only by breaking rules says so first (QA: an illegal game read "share
+    131 %, level with or ahead of the plan"; a plan computed for a legal game never scores below it)."""
+    if analysis.played_violations and analysis.score_gap > 0:
+        return "ahead of the plan only by breaking the rules: the played game is illegal, so its score does not count"
+    return None
 
 
 def share_text(analysis: Analysis) -> str:
@@ -421,6 +450,8 @@ def share_text(analysis: Analysis) -> str:
 def bound_text(analysis: Analysis) -> str | None:
     """"bound 30 (the plan 4 points under it), FEASIBLE" or None when the planner gave neither (`plan` says
     its gap in per cent, so the points are named: QA read "plan gap 47" as a percentage)."""
+    if analysis.refuted:
+        return analysis.refuted
     if analysis.bound is None and analysis.status is None:
         return None
     parts = []
@@ -428,7 +459,7 @@ def bound_text(analysis: Analysis) -> str | None:
         parts.append(f"bound {analysis.bound} (the plan {analysis.plan_gap} points under it)")
     if analysis.status:
         parts.append(analysis.status)
-    return ", ".join(parts)
+    return ", ".join(parts) + (" (as the plan file says: not proved here)" if analysis.claimed else "")
 
 
 def analysis_summary(analysis: Analysis) -> Group:
@@ -444,6 +475,9 @@ def analysis_summary(analysis: Analysis) -> Group:
     head.append("   difference ")
     head.append(signed(analysis.score_gap), style=tone(analysis.score_gap))
     lines.append(head)
+    lead = illegal_lead(analysis)
+    if lead:
+        lines.append(Text(lead, style="bold red"))
     bound = bound_text(analysis)
     if bound:
         lines.append(Text(bound, style="dim"))
@@ -464,7 +498,7 @@ def analysis_summary(analysis: Analysis) -> Group:
     if analysis.played_violations:
         lines.append(Text("the played game is illegal", style="bold red"))
     if analysis.best.violations:
-        lines.append(Text(f"the plan itself has {len(analysis.best.violations)} violation(s)", style="magenta"))
+        lines.append(Text(f"the plan itself has {counted(len(analysis.best.violations), 'violation')}", style="magenta"))
     return Group(*lines)
 
 

@@ -135,6 +135,12 @@ def machine_moves(before: Layout, after: Layout) -> list[str]:
     return [m.id for m in after.machines if m.id in old and old[m.id] != m]
 
 
+def _machine_cells(layout: Layout, ids) -> list:
+    """Where the named machines stand in `layout` (the cell their document gives)."""
+    wanted = set(ids)
+    return [m.cell for m in layout.machines if m.id in wanted]
+
+
 def round_cost(before: Layout, after: Layout) -> int:
     new, removed = tile_changes(before, after)
     return (sum(t.cost for t in new) - moved_whole(after.ruleset, new, removed)
@@ -187,8 +193,9 @@ class _Replayer:
         self.unearned: dict[str, int] = {}   # machine id -> income it earns once placed legally ...
         self.tokens: dict[str, int] = {}     # ... of which the last-pick token
 
-    def add(self, number: int, rule: str, message: str, machines=()) -> None:
-        self.violations.append((number, Violation(rule, message, [], sorted(machines))))
+    def add(self, number: int, rule: str, message: str, machines=(), cells=()) -> None:
+        """A violation of the round, at the cells it concerns (QA: a rebuild and too many moves named none)."""
+        self.violations.append((number, Violation(rule, message, sorted(set(cells)), sorted(machines))))
 
     def play_round(self, number: int, rnd, before: Layout, money: int) -> tuple[RoundReport, Layout]:
         after = rnd.layout if rnd.layout is not None else before
@@ -201,22 +208,26 @@ class _Replayer:
             after, report.undone = before, True
             report.built, new_ids, added = False, old_ids, []
         for gone in sorted(old_ids - new_ids):
-            self.add(number, "machine-removed", f"machine {gone} was removed; machines are never removed", [gone])
+            self.add(number, "machine-removed", f"machine {gone} was removed; machines are never removed", [gone],
+                     _machine_cells(before, [gone]))
         for extra in added:
             if extra != rnd.taken:
-                self.add(number, "machine-not-taken", f"machine {extra} appears without being taken this round", [extra])
+                self.add(number, "machine-not-taken", f"machine {extra} appears without being taken this round", [extra],
+                         _machine_cells(after, [extra]))
         report.new_tiles, report.removed_tiles = tile_changes(before, after)
         report.moved_machines = machine_moves(before, after)
         changed = bool(report.new_tiles or report.removed_tiles or report.moved_machines or added or old_ids - new_ids)
         first = len(self.violations)
         if report.built:
-            self.check_moves(number, report)
+            self.check_moves(number, report, after)
             self.unearned[rnd.taken] = self.taken_income(rnd)
             self.tokens[rnd.taken] = rnd.last_pick_token(self.rules)
             report.cost = self.build_cost(rnd, before, after)
             report.first_pick_fee = rnd.first_pick_fee(self.rules)
         elif changed:
-            self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine")
+            self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine",
+                     cells=[t.cell for t in (*report.new_tiles, *report.removed_tiles)]
+                     + _machine_cells(after, report.moved_machines))
             # its tiles are still paid for, as laid (QA: "new tiles 3" at no cost, money unchanged)
             report.cost = round_cost(before, after)
         for violation in check_layout(after).violations:
@@ -268,12 +279,14 @@ class _Replayer:
         ready = [m for m in self.unearned if m not in faulty]
         return sum(self.unearned.pop(m) for m in ready)
 
-    def check_moves(self, number: int, report: RoundReport) -> None:
+    def check_moves(self, number: int, report: RoundReport, after: Layout) -> None:
         moved = report.moved_machines
         if moved and not self.rules.machines_movable:
-            self.add(number, "machine-moved", f"machines placed earlier cannot move in {self.rules.id}: {', '.join(moved)}", moved)
+            self.add(number, "machine-moved", f"machines placed earlier cannot move in {self.rules.id}: {', '.join(moved)}", moved,
+                     _machine_cells(after, moved))
         elif len(moved) > self.rules.max_machine_moves:
-            self.add(number, "machine-moves", f"{len(moved)} machines moved, at most {self.rules.max_machine_moves} a round", moved)
+            self.add(number, "machine-moves", f"{len(moved)} machines moved, at most {self.rules.max_machine_moves} a round", moved,
+                     _machine_cells(after, moved))
 
     def run(self) -> ReplayResult:
         layout, money = self.game.empty_layout(), self.game.start_money

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .analysis import (Analysis, GameRound, RoundComparison, bound_text, level_note, money_moves, share_text,
+from .analysis import (Analysis, GameRound, RoundComparison, bound_text, illegal_lead, level_note, money_moves, share_text,
                        signed, unbuilt)
 from .render import layout_svg
 from .render.svg import legend_svg
@@ -144,6 +144,8 @@ def _header(a: Analysis) -> str:
     verdict = ('<span class="loss">illegal game</span>' if a.played_violations else "legal game")
     sub = (f"{escape(game.ruleset.id)} &middot; board {escape(game.context.board.id)} &middot; {len(a.rounds)} rounds "
            f"&middot; start money {game.start_money} &middot; {verdict}")
+    lead = illegal_lead(a)
+    sub += f'</p><p class="loss">{escape(lead)}.' if lead else ""
     return (f"<h1>Your game against the {escape(a.plan_label)}</h1><p class=\"sub\">{sub}</p>"
             f'<div class="cards">{"".join(cards)}</div>')
 
@@ -161,7 +163,9 @@ def _shortfalls(a: Analysis) -> str:
 def _violations(a: Analysis) -> str:
     if not a.played_violations:
         return ""
-    lis = "".join(f"<li>round {rounds}: <b>{escape(v.rule)}</b> &ndash; {escape(v.message)}</li>"
+    # at its cells, as the terminal says it (QA: the page left them out)
+    lis = "".join(f"<li>round {rounds}: <b>{escape(v.rule)}</b> &ndash; {escape(v.message)}"
+                  f"{' at ' + escape(v.cells_text) if v.cells else ''}</li>"
                   for rounds, v in grouped_violations(a.played_violations))
     return f'<h2>Rule violations in your game</h2><div class="violations"><ul>{lis}</ul></div>'
 

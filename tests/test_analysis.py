@@ -30,7 +30,8 @@ def documents() -> tuple[dict[str, Any], dict[str, Any]]:
 
 def analyse(played_doc: dict[str, Any], best_doc: dict[str, Any]):
     bound, status = plan_result(best_doc)
-    return compare_games(parse_game(played_doc, "played.json"), parse_game(best_doc, "best.json"), bound, status)
+    return compare_games(parse_game(played_doc, "played.json"), parse_game(best_doc, "best.json"), bound, status,
+                         claimed=True)   # (as `analyze --plan FILE` reads it)
 
 
 @pytest.fixture(scope="module")
@@ -194,8 +195,10 @@ def test_illegal_played_game_keeps_violations_per_round() -> None:
     assert a.played_violations and {n for n, _ in a.played_violations} == {3}
     assert a.rounds[2].played.violations and not a.rounds[0].played.violations
     assert a.rounds[2].played.report.money == 1     # RULES: FF55's income waits for a legal round
-    page = parse_html(analysis_html(a))
-    assert page.red_items == 2 * len(a.played_violations)   # listed at the top and under the picture
+    page_text = analysis_html(a)
+    assert parse_html(page_text).red_items == 2 * len(a.played_violations)   # listed at the top and under the picture
+    _, first = a.played_violations[0]
+    assert first.cells and f"{first.message} at {first.cells_text}" in page_text   # (QA: the page left cells out)
 
 
 def test_html_is_standalone_with_two_pictures_per_changed_round(analysis) -> None:
@@ -241,7 +244,7 @@ def test_the_bound_line_names_its_points() -> None:
     from types import SimpleNamespace
 
     from models.analysis import bound_text
-    text = bound_text(SimpleNamespace(bound=86, plan_gap=47, status="FEASIBLE"))
+    text = bound_text(SimpleNamespace(bound=86, plan_gap=47, status="FEASIBLE", refuted=None, claimed=False))
     assert text == "bound 86 (the plan 47 points under it), FEASIBLE"
 
 
@@ -312,3 +315,42 @@ def test_what_the_player_made_up_has_its_line_so_the_lines_add_up() -> None:
     assert lines == [(3, 9, "round 3: build cost 14 against 5"), (2, 4, "round 2: build cost 9 against 5"),
                      (None, -2, "made up in round 1: more money than the plan")]
     assert sum(amount for _, amount, _ in lines) == 11
+
+
+def test_a_game_ahead_at_the_end_still_names_the_rounds_it_lost() -> None:
+    """QA: a game 1 point ahead said "though some rounds lost money to it" and listed none."""
+    lines = _shortfall_lines(((1, 5), (2, -4)), 1)
+    assert lines == [(2, 4, "round 2: build cost 9 against 5"), (None, -5, "made up in round 1: more money than the plan")]
+    assert sum(amount for _, amount, _ in lines) == -1
+    assert _shortfall_lines(((1, 5), (2, 0)), 5) == []
+
+
+def test_a_plan_files_own_result_is_shown_as_its_claim_and_dropped_when_a_legal_game_beats_it() -> None:
+    """FORMATS: `result` is not read on input; `analyze --plan` shows it as the file's claim, and a claim a legal
+    game refutes is not used (QA: a hand-edited "OPTIMAL, bound 65" beside a legal played game of 66)."""
+    from models.analysis import bound_text
+
+    played, best = documents()   # the plan file says OPTIMAL, bound 26 (its own score)
+    shown = analyse(played, best)
+    assert bound_text(shown) == "bound 26 (the plan 0 points under it), OPTIMAL (as the plan file says: not proved here)"
+    best["result"] = {"status": "OPTIMAL", "bound": 25}   # below the plan's own legal 26
+    wrong = analyse(played, best)
+    assert (wrong.bound, wrong.status, wrong.plan_label) == (None, None, "best plan")
+    assert bound_text(wrong) == "the plan file says bound 25, OPTIMAL, but a legal game scores 26: not used"
+    played["result"] = {"status": "OPTIMAL"}   # the weaker game called optimal, beaten by the legal played 26
+    beaten = analyse(best, played)
+    assert beaten.status is None and beaten.plan_label == "given plan (beaten)"
+    assert "but a legal game scores 26" in bound_text(beaten)
+
+
+def test_an_illegal_game_ahead_of_the_plan_says_its_lead_does_not_count() -> None:
+    """QA: an illegal game read "share 131 %, level with or ahead of the plan" (Funner, a machine turned)."""
+    played, best = documents()
+    assert "only by breaking the rules" not in render_terminal(analyse(illegal_played(), best))   # behind
+    layout = best["rounds"][-1]["layout"]
+    layout["tiles"] = layout["tiles"][1:]   # the 26 of the fixture's plan, a tile short: illegal
+    ahead = analyse(best, played)
+    assert ahead.played_violations and ahead.score_gap > 0
+    text = render_terminal(ahead)
+    assert "ahead of the plan only by breaking the rules" in text
+    assert "ahead of the plan only by breaking the rules" in analysis_html(ahead)

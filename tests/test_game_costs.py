@@ -65,6 +65,9 @@ def test_a_third_machine_move_breaks_the_limit_in_an_otherwise_legal_game():
                                             supply("orange", (7, 4)), tank("output", (7, 7))]}
     result = replay(game(MOVES_ROUNDS + [{"offered": ["FF43"], "taken": "FF43", "layout": round4}], start_money=12))
     assert [(n, v.rule) for n, v in result.violations] == [(4, "machine-moves")]
+    # at the moved machines' cells (QA: the cells column was empty)
+    moved_to = {m.id: m.cell for m in result.rounds[3].layout.machines if m.id in ("FF29", "FF09", "FF25")}
+    assert result.violations[0][1].cells == sorted(moved_to.values())
     assert result.rounds[3].moved_machines == ["FF29", "FF09", "FF25"]
     assert result.rounds[3].cost == 3 * 2 + 8 and result.money == 16 + 5 - 14
 
@@ -165,6 +168,7 @@ def test_no_rebuilding_in_a_round_whose_taken_machine_is_not_built():
     result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
                           {"offered": ["FF08"], "taken": "FF08", "layout": rebuilt}]))
     assert [(n, v.rule) for n, v in result.violations] == [(2, "rebuild-without-machine")]
+    assert result.violations[0][1].cells == [(5, 4), (5, 5)]   # the changed cells (QA: none were named)
     # (its two new tiles are still paid for, as laid: QA saw "new tiles 3" at no cost)
     assert (result.rounds[1].built, result.rounds[1].penalty, result.rounds[1].cost, result.money) == (False, 5, 2, 1)
 
