@@ -353,7 +353,8 @@ def _replay_table(result, width: int | None = None) -> Table:
     # Funner's tokens in a column of their own, not inside the income and the cost (QA: a first pick's build
     # of 3 tiles read "cost -4", FN11's income of 6 "+7")
     tokens = any(r.first_pick_fee or r.last_pick_token for r in result.rounds)
-    columns = ("round", "offered", "taken", "built", "income", "new tiles", "moves", "cost") + (
+    # ("laid": new and moved tiles alike, each paid for; QA read "new tiles 6" where one was new, five moved)
+    columns = ("round", "offered", "taken", "built", "income", "tiles laid", "moves", "cost") + (
         ("tokens",) if tokens else ()) + ("penalty", "money")
     for column in columns:
         table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left",

@@ -230,7 +230,7 @@ def _loss_reason(r: RoundComparison) -> str:
     if p.penalty_alone:
         parts.append(f"penalty {p.penalty_alone}")
     elif p.taken is not None and not p.built and p.last_pick:
-        parts.append("no penalty (the last pick)")   # (QA: a skip with no penalty said nothing of why)
+        parts.append("no penalty")   # (QA: a skip with no penalty said nothing of why: its choice says "last pick")
     if p.built and b.built and p.machine_income != b.machine_income:
         parts.append(f"income {p.machine_income} against {b.machine_income}")
     if p.tiles_cost > b.tiles_cost:
@@ -367,7 +367,8 @@ def _choice_text(side: GameRound) -> Text:
 def unbuilt(r: RoundReport) -> str:
     """A taken machine left off the board: "not built", or "undone" where Funner took its build back (QA: the
     tables said "not built" where "where it fell short" said "built, undone")."""
-    return "undone (money below 1)" if r.undone else "not built"
+    # (QA: the analysis never said a skip was the last pick, where the replay table did)
+    return "undone (money below 1)" if r.undone else "not built (last pick)" if r.last_pick else "not built"
 
 
 def money_moves(r: RoundReport) -> list[tuple[str, int]]:

@@ -284,7 +284,7 @@ def test_a_skip_without_penalty_says_it_was_the_last_pick() -> None:
     played["rounds"][1].pop("layout")
     played["rounds"][1]["last_pick"] = True     # FF08 taken as the last machine left, and not built
     texts = [s.text for s in analyse(played, plan).shortfalls()]
-    assert texts[0] == "round 2: FF08 not built (plan: FF08 built); no penalty (the last pick)"
+    assert texts[0] == "round 2: FF08 not built (last pick) (plan: FF08 built); no penalty"
 
 
 def test_the_notes_column_is_there_only_when_a_round_has_a_note() -> None:

@@ -321,7 +321,7 @@ def test_the_replay_table_shows_funner_tokens_apart_from_income_and_cost():
     result = replay_game(load_game(Path(__file__).parent / "data" / "funner-tokens.json"))
     rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
             for line in _table_text(_replay_table(result, 140)).splitlines() if line.startswith("│")}
-    # offered, taken, built, income, new tiles, moves, cost, tokens, penalty, money
+    # offered, taken, built, income, tiles laid, moves, cost, tokens, penalty, money
     assert rows["2"][3:] == ["+9", "3", "", "-3", "-1 first", "", "9"]
     assert rows["3"][3:] == ["+6", "3", "", "-3", "+1 last", "", "13"]
     assert "tokens" not in _table_text(_replay_table(replay_game(load_game(EXAMPLES_DIR / "rulebook-game.json")), 140))
