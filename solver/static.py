@@ -81,6 +81,16 @@ SKETCH_GIVE_UP_FLOOR = 1.0
 #: hint takes seconds on a big model (55 optional machines with both cores busy: 2.1 s, and a 5 s solve ended at
 #: 8.9 s); without it the layout is checked and kept as it is
 HINT_LEAST = 1.0
+#: CP-SAT's model takes about cells x (MODEL_MS_PER_CELL[0] + MODEL_MS_PER_CELL[1] x machines) ms to build
+#: (`_model_seconds`); a solve whose model would take more than MODEL_SHARE of its time, and over MODEL_FLOOR s,
+#: walks alone: no printed board comes near (9 x 9 and ten machines: 0.3 s). A model costs several times its
+#: build: six machines on a 40 x 40 board built in 5.5 s, each complete hint took 6 s and CP-SAT's last run
+#: ended 8 s past the deadline (a 60 s solve: 65-69 s at 54, walks alone 60 on time; 120 s: 49 at 126.6 s)
+MODEL_MS_PER_CELL = (1.7, 0.37)
+MODEL_SHARE = 0.05
+MODEL_FLOOR = 1.0
+#: seconds of a walks-alone solve left for the walks to end (each finishes its sketch or move) and the answer
+WALKS_ALONE_RESERVE = 0.5
 #: the decomposition prover (solver/prove.py) runs for sets up to this size ...
 PROVE_MAX_MACHINES = 6
 #: ... when the best layout is at most this many points below the bound (5 before growth got fast: a
@@ -308,19 +318,22 @@ def solve_static(
         picked = (starting.abortable(lambda: _optional_pick(ruleset, catalog, ids, time_limit, topo.order, staying,
                                                             area), None) if many and topo is not None else None)
         t0 = time.monotonic()
-        built: StaticModel | None = None if topo is None else starting.abortable(
+        # a board too big to model in the time is walked alone (QA: a 3 s solve of six machines on a 40 x 40
+        # custom board ended at 10.6 s, 5.7 s of it building the model)
+        modelled = topo is None or not _model_too_dear(board, len(picked or ids), time_limit)
+        built: StaticModel | None = None if topo is None or not modelled else starting.abortable(
             lambda: build_static_model(ruleset, board, catalog, picked or ids, objective=objective,
                                        optional=optional and objective == "profit", diagonal=diagonal,
                                        soft_limits=soft_limits), None)
-    if topo is None or built is None or (many and picked is None):
+    if topo is None or (built is None and modelled) or (many and picked is None):
         return result("UNKNOWN", interrupted=True, explanation="no legal layout found before the interrupt")
     exact = True   # the model holds every legal layout of the solve (see fix_to_layout)
-    if fixed is not None:
+    if fixed is not None and built is not None:
         try:
             exact = fix_to_layout(built, fixed, complete=False)
         except ValueError as exc:
             return result("INFEASIBLE", explanation=f"the fixed layout cannot be kept: {exc}")
-    if topo.value is not None:
+    if topo.value is not None and built is not None:
         add_objective_bound(built, topo.value)
     build_seconds = time.monotonic() - t0
 
@@ -329,7 +342,7 @@ def solve_static(
                          fixed, diagonal, progress, presolve, log, start, topo, built, area, picked,
                          exact and picked is None, interrupt, beside,
                          _phases(ruleset, ids, objective, optional, time_limit, hint, fixed, greedy))
-        track, relaxed = solving.search()
+        track, relaxed = solving.search() if built is not None else (solving.walks_alone(), topo.value)
         if track is None:
             return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal,
@@ -337,11 +350,14 @@ def solve_static(
         interrupted = interrupt.flag
 
     best, bound, status = track.best, _whole(track.bound, objective), ("OPTIMAL" if track.optimal else "UNKNOWN")
+    unmodelled = None if modelled else (f"the board's {len(board.cells)} cells take about "
+                                        f"{_model_seconds(board, len(picked or ids)):.0f} s to model: walks alone, "
+                                        "with no search to prove a bound; give more time")
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
                       topology_bound=relaxed,
                       explanation="no legal layout found before the interrupt" if interrupted
-                      else "no legal layout found within the time limit")
+                      else "no legal layout found within the time limit" + (f" ({unmodelled})" if unmodelled else ""))
     value = _objective_of(best[1], objective)
     if bound is not None and _better(value, round(bound), objective):  # (value is whole, as is any proved bound)
         # a legal layout beyond a proved bound means the bound was never proved: say so, never report it
@@ -353,7 +369,19 @@ def solve_static(
     return result(status, layout=best[0], objective=value, bound=bound, gap=relative_gap(value, bound),
                   build_seconds=build_seconds, first_solution_seconds=track.first_seconds,
                   best_solution_seconds=track.best_seconds, check=best[1], topology_bound=relaxed,
-                  interrupted=interrupted)
+                  interrupted=interrupted, explanation=unmodelled if status != "OPTIMAL" else None)
+
+
+def _model_seconds(board: Board, machines: int) -> float:
+    """About how long CP-SAT's model of `machines` takes to build on `board`: linear in its cells (2026-12-06,
+    this machine: square 9 x 9 0.15-0.27 s, 20 x 20 1.1-1.8 s, 40 x 40 3.9-8.5 s for 2-10 machines)."""
+    per_cell, per_machine = MODEL_MS_PER_CELL
+    return len(board.cells) * (per_cell + per_machine * machines) / 1000.0
+
+
+def _model_too_dear(board: Board, machines: int, time_limit: float) -> bool:
+    """The model would take more than MODEL_SHARE of the time (and over MODEL_FLOOR s: never a printed board)."""
+    return _model_seconds(board, machines) > max(MODEL_FLOOR, MODEL_SHARE * time_limit)
 
 
 def _first_bound(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,
@@ -441,7 +469,7 @@ class _Solve:
     log: bool
     start: float
     topo: TopologyBound
-    built: StaticModel
+    built: StaticModel | None     # None: the board is too big to model in the time (walks_alone)
     area: int | None
     picked: list[str] | None       # more than OPTIONAL_WHOLE optional machines: the relaxation's pick, CP-SAT's model
     #: CP-SAT's model (and the prover's) holds every legal layout of the solve: not so for a pick, nor for a fixed
@@ -522,6 +550,26 @@ class _Solve:
                         self.elapsed())
         self._improve(track)
         return (None if track.infeasible else track), relaxed
+
+    def walks_alone(self) -> _Track:
+        """The walks' best layout, with no CP-SAT model (a board too big to model in the time), under the
+        relaxation's bound: optimal only where it meets that bound."""
+        def sketched(score: int, at: float) -> None:
+            self.report(ranked(score, self.objective), self.topo.value, at - self.start)
+
+        # the whole time, from now: a sketch on so big a board takes seconds, and the phases' usual schedules
+        # count from the start of a solve whose start-up took several (QA: a 10 s solve ended at 18.3 s)
+        left = max(0.0, self.deadline - time.monotonic() - WALKS_ALONE_RESERVE)
+        moves = self.objective == "profit" and len(self.ids) >= SKETCH_MANY_UNBOUNDED
+        walks = self.walk(Schedule(left / 2 if moves else left, left, left / 2 if moves else 0.0), self.seed,
+                          sketched, self.picked or self.ids)
+        track = _Track(self.objective, self.topo.value, None, None, model_whole=False)
+        if walks.layout is not None:
+            _keep_legal(track, walks.layout, self.elapsed(), self.ids, self.must_place, self.fixed)
+        if self.optional and self.objective == "profit" and self.fixed is None:   # (as `search`)
+            track.offer(checked_layout(empty_layout(self.ruleset, self.board, self.catalog, self.diagonal)),
+                        self.elapsed())
+        return track
 
     def _walked_first(self) -> _FirstLayout:
         """The walks' best layout; --optional sets that no sketch lays whole walk again with fewer machines."""

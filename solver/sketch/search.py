@@ -84,7 +84,7 @@ def _extend(ctx: Context, state: State, order: list[str], k: int, placements: di
     index = len(state.machines)
     tried = 0
     ranked = rank_positions(ctx, state, index, placements[mid], rest)
-    for candidate in viable_positions(ctx, state, index, ranked, TRIED_PLACEMENTS):
+    for candidate in viable_positions(ctx, state, index, ranked, TRIED_PLACEMENTS, search.deadline):
         if search.budget <= 0 or time.monotonic() > search.deadline:
             return None
         search.budget -= 1
