@@ -18,6 +18,7 @@ from rich.table import Table
 from models.check import check_layout
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, CheckedCommand, json_option,
                               output_option, seed_option, time_limit_option, workers_option)
+from models.clock import time_left
 from models.errors import DocumentError, as_json
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, require_game_of, resolve_context
@@ -329,7 +330,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
                f"{time_limit:.10g}s, {workers} worker{'s' if workers != 1 else ''})")
     with ProgressLines(_dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
-                              optional=optional, time_limit=time_limit, workers=workers, seed=seed, hint=hint,
+                              optional=optional, time_limit=time_left(time_limit), workers=workers, seed=seed, hint=hint,
                               fixed=fixed, diagonal=diagonal, progress=progress)
         if result.objective is not None:   # the last line is the answer's, found or proved by any phase (QA:
             # the lines ended "best 10 bound 12" above an OPTIMAL 12)
