@@ -350,9 +350,10 @@ def solve_static(
         interrupted = interrupt.flag
 
     best, bound, status = track.best, _whole(track.bound, objective), ("OPTIMAL" if track.optimal else "UNKNOWN")
-    unmodelled = None if modelled else (f"the board's {len(board.cells)} cells take about "
-                                        f"{_model_seconds(board, len(picked or ids)):.0f} s to model: walks alone, "
-                                        "with no search to prove a bound; give more time")
+    model_seconds = _model_seconds(board, len(picked or ids))
+    unmodelled = None if modelled else (f"the board's {len(board.cells)} cells take about {model_seconds:.0f} s to "
+                                        "model: walks alone, with no search to prove a bound (CP-SAT joins from "
+                                        f"--time-limit {math.ceil(model_seconds / MODEL_SHARE)})")
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
                       topology_bound=relaxed,
