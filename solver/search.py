@@ -30,6 +30,9 @@ class SearchOutcome:
     first_solution_seconds: float | None
     best_solution_seconds: float | None
     interrupted: bool = False
+    #: CP-SAT proved the soft model's optimum, and reached it only with excess containers: no legal layout
+    #: scores above `bound`, and whether any is legal at all is for a search with the limits hard
+    soft_optimum: bool = False
 
 
 class _Reporter(cp_model.CpSolverSolutionCallback):
@@ -228,13 +231,16 @@ def run(
     has_solution = status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
     values = None
     objective = None
+    soft_optimum = False
     if has_solution and (excess is None or solver.Value(excess) == 0):
         values = dict(enumerate(solver.ResponseProto().solution))
         objective = solver.ObjectiveValue()
-    elif reporter.best_values is not None:
-        values, objective = reporter.best_values, reporter.best_value
-    if name == "OPTIMAL" and values is None:
-        name = "FEASIBLE"  # optimal only for the soft model: no legal layout reached the bound
+    else:
+        if reporter.best_values is not None:
+            values, objective = reporter.best_values, reporter.best_value
+        # optimal only for the soft model: its optimum has excess containers, so the legal layout kept (if any)
+        # is not proved best (it used to be called OPTIMAL below a legal layout the search had not met)
+        soft_optimum, name = name == "OPTIMAL", "FEASIBLE" if name == "OPTIMAL" else name
     return SearchOutcome(
         status=name if name != "MODEL_INVALID" else "UNKNOWN",
         values=values,
@@ -246,6 +252,7 @@ def run(
         first_solution_seconds=reporter.first,
         best_solution_seconds=reporter.best,
         interrupted=interrupt is not None and interrupt.flag,
+        soft_optimum=soft_optimum,
     )
 
 

@@ -830,8 +830,19 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
             progress(obj, bound if track.bound is None else _tighter(bound, track.bound, track.objective),
                      elapsed + offset)
 
+    began = time.monotonic()
     outcome = run(built, seconds, workers, seed, shifted if progress else None, presolve, log, interrupt,
                   stop_at=track.bound, stall=stall)
+    if outcome.soft_optimum and not interrupt.flag:
+        # only layouts with excess containers reach the soft model's optimum: the limits go hard, and the time
+        # left says whether any layout is legal (QA: classic-A FF17,FF08 on a comb-shaped board ended UNKNOWN,
+        # "bound -41", at 6 s of 15)
+        built.model.Add(built.excess == 0)
+        hard = run(built, seconds - (time.monotonic() - began), workers, seed, shifted if progress else None,
+                   presolve, log, interrupt, stop_at=track.bound, stall=stall)
+        outcome = replace(hard, bound=_tighter(hard.bound, outcome.bound, track.objective)
+                          if hard.bound is not None else outcome.bound,
+                          values=hard.values if hard.values is not None else outcome.values)
     if outcome.values is not None:
         candidate = checked_layout(layout_from_values(built.vars, value_reader(outcome.values), diagonal))
         track.offer(candidate, offset + (outcome.best_solution_seconds or 0.0))

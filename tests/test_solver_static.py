@@ -844,3 +844,19 @@ def test_a_board_too_big_to_model_in_the_time_is_walked_alone_and_the_time_is_ke
     assert time.monotonic() - started < 4.5 and result.build_seconds < 0.01
     assert result.status == "FEASIBLE" and result.check.legal and "walks alone" in result.explanation
     assert result.bound is not None and result.objective <= result.bound
+
+
+def test_a_soft_optimum_with_excess_containers_is_searched_again_with_hard_limits():
+    """QA: FF17,FF08 on a comb-shaped board ended UNKNOWN, "bound -41", at 6 s of 15: CP-SAT had proved the soft
+    model's optimum, reached only with containers over the allowance. That is no optimum (a legal layout kept
+    beside it used to be called OPTIMAL) and no answer: the limits go hard and the search says INFEASIBLE."""
+    import solver.static as static
+    from solver.search import Interrupt
+
+    comb = tiny_board(5, 8, blocked=[(1, 1), (2, 1), (3, 1), (1, 3), (2, 3), (3, 3), (1, 5), (2, 5), (3, 5), (4, 7)])
+    built = build_static_model(RULES, comb, CATALOG, ["FF17", "FF08"], soft_limits=True)   # (as solve_static)
+    soft = run(built, 10, workers=1)
+    assert (soft.status, soft.soft_optimum, soft.values) == ("FEASIBLE", True, None)
+    track = static._Track("profit", None, None, None)
+    static._search(built, track, time.monotonic(), 10, False, 1, 0, None, True, False, Interrupt())
+    assert track.infeasible and track.best is None
