@@ -558,12 +558,24 @@ class _Solve:
         def sketched(score: int, at: float) -> None:
             self.report(ranked(score, self.objective), self.topo.value, at - self.start)
 
-        # the whole time, from now: a sketch on so big a board takes seconds, and the phases' usual schedules
-        # count from the start of a solve whose start-up took several (QA: a 10 s solve ended at 18.3 s)
-        left = max(0.0, self.deadline - time.monotonic() - WALKS_ALONE_RESERVE)
-        moves = self.objective == "profit" and len(self.ids) >= SKETCH_MANY_UNBOUNDED
-        walks = self.walk(Schedule(left / 2 if moves else left, left, left / 2 if moves else 0.0), self.seed,
-                          sketched, self.picked or self.ids)
+        def walked(machines: list[str], share: float) -> Start:
+            # the time from now: a sketch on so big a board takes seconds, and the phases' usual schedules count
+            # from the start of a solve whose start-up took several (QA: a 10 s solve ended at 18.3 s)
+            left = share * max(0.0, self.deadline - time.monotonic() - WALKS_ALONE_RESERVE)
+            moves = self.objective == "profit" and len(machines) >= SKETCH_MANY_UNBOUNDED
+            return self.walk(Schedule(left / 2 if moves else left, left, left / 2 if moves else 0.0), self.seed,
+                             sketched, machines)
+
+        fewer = self.optional and self.objective == "profit"
+        machines = self.picked or [m for m in self.topo.order if m in self.ids]
+        walks = walked(machines, 0.5 if fewer else 1.0)
+        staying = [m.id for m in self.fixed.machines] if self.fixed is not None else []
+        while fewer and walks.layout is None and len(machines) > len(staying) + 1 and not self.interrupt.flag:
+            # --optional: half the machines, in feeding order, for half the time left (QA: 20 machines on a
+            # 40 x 40 board answered the empty board at 6 s, where one machine alone earns 10)
+            free = [m for m in machines if m not in staying]
+            machines = staying + free[:len(free) // 2]
+            walks = walked(machines, 0.5 if len(free) // 2 > 1 else 1.0)
         track = _Track(self.objective, self.topo.value, None, None, model_whole=False)
         if walks.layout is not None:
             _keep_legal(track, walks.layout, self.elapsed(), self.ids, self.must_place, self.fixed)
@@ -692,7 +704,7 @@ class _Solve:
                 and not track.at_bound()):
             _joined_and_laid(self.ruleset, self.board, self.catalog, ids, track, self.built, time_limit, self.seed,
                              self.start, self.progress, self.interrupt, bound_holds=not self.optional,
-                             objective=self.objective)
+                             objective=self.objective, deadline=deadline)
         if phases.rounds_first and track.best is not None:
             # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
             # benchmark rows); new rounds do, now and then
@@ -954,7 +966,8 @@ def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], 
 
 def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], track: "_Track",
                      built: StaticModel, time_limit: float, seed: int, start: float, progress: Progress | None,
-                     interrupt: Interrupt, bound_holds: bool = True, objective: str = "profit") -> None:
+                     interrupt: Interrupt, bound_holds: bool = True, objective: str = "profit",
+                     deadline: float = math.inf) -> None:
     """3-6 machines (JOINED_MACHINES): the relaxation with whole groups' tree cuts (a tighter bound) for a few
     fed patterns, then their arrangements laid on the board (solver/relaxed_starts.py) as layouts for the
     track, the best one CP-SAT's hint. Classic-A FF01,FF12,FF22,FF36,FF47,FF48: bound 69 -> 67 and a layout
@@ -963,16 +976,20 @@ def _joined_and_laid(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list
         return
     small = len(ids) <= LAID_SMALL[0]
     share = SMALL_SHARE if small else JOINED[0]
+
+    def left() -> float:   # (its shares count from the solve's start: QA saw a cost solve of 8 s end at 8.5 s)
+        return max(0.0, deadline - time.monotonic())
+
     topologies = interrupt.abortable(
-        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], share * time_limit),
+        lambda: relaxed_topologies(ruleset, catalog, ids, TOPOLOGIES, min(JOINED[1], share * time_limit, left()),
                                    objective=objective), [])
     if bound_holds and topologies and topologies[0].value is not None:   # (every machine placed: not --optional)
         _bound_into(track, built, topologies[0].value)
     if not topologies or track.at_bound():
         return
     before = track.value() if track.best is not None else None
-    laid_seconds = (min(LAID_SMALL[1], SMALL_SHARE * time_limit) if small
-                    else min(LAID[1], LAID[0] * time_limit))
+    laid_seconds = min(left(), min(LAID_SMALL[1], SMALL_SHARE * time_limit) if small
+                       else min(LAID[1], LAID[0] * time_limit))
     patterns = [(t.value, t.trees) for t in topologies]
     laid = interrupt.abortable(lambda: relaxed_layouts(ruleset, board, catalog, ids, patterns, laid_seconds, seed,
                                                        bound=None if track.bound is None else int(track.bound),
