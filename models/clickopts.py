@@ -107,25 +107,26 @@ def output_option(*decls: str, help: str, make_parents: bool = False, **kwargs: 
 def distinct_files(ctx: click.Context) -> None:
     """No output may name another output's file (QA: `--out x --svg x` left an SVG that `check x` could not
     read) or a file the command reads (QA: `analyze game.json --out game.json` replaced the played game with its
-    report, exit 0): a usage error before any work."""
+    report, exit 0): a usage error before any work, naming the file as given."""
+    given = [(param.opts[-1] if isinstance(param, click.Option) else param.human_readable_name,
+              isinstance(param.type, OutputFile), path)
+             for param in ctx.command.params if isinstance(param.type, click.Path)
+             and (path := ctx.params.get(param.name or ""))]
     read: dict[Path, str] = {}
+    for name, output, path in given:
+        if not output:
+            read.setdefault(Path(path).resolve(), name)
     written: dict[Path, str] = {}
-    for param in ctx.command.params:
-        path = ctx.params.get(param.name or "")
-        if not path or not isinstance(param.type, click.Path):
-            continue
-        name = param.opts[-1] if isinstance(param, click.Option) else param.human_readable_name
+    for name, output, path in given:
         key = Path(path).resolve()
-        if not isinstance(param.type, OutputFile):
-            read.setdefault(key, name)
-        elif key in written:
+        if not output:
+            continue
+        if key in written:
             raise click.UsageError(f"{written[key]} and {name} name the same file '{path}'")
-        else:
-            written[key] = name
-    for key, name in written.items():
         if key in read:
-            raise click.UsageError(f"{name} names the file read as {read[key]}: writing it would overwrite what "
-                                   "the command reads; give another file")
+            raise click.UsageError(f"{name} names the file read as {read[key]} ('{path}'): writing it would "
+                                   "overwrite what the command reads; give another file")
+        written[key] = name
 
 
 class CheckedCommand(click.Command):
@@ -171,6 +172,9 @@ def repeated_option(command: click.Command, args: list[str]) -> str | None:
                 first = seen[once[spelled]]
                 return spelled if first == spelled else f"{first} / {spelled}"
             seen[once[spelled]] = spelled
-        elif isinstance(command, click.Group) and token in command.commands:
-            return repeated_option(command.commands[token], args[k + 1:])
+        elif isinstance(command, click.Group) and token in command.list_commands(click.Context(command)):
+            # (a command loaded when named is not in `commands` yet: QA saw `solve --machines FF39 --machines
+            # FF08` solve FF08 again once `solve` was loaded lazily)
+            sub = command.get_command(click.Context(command), token)
+            return None if sub is None else repeated_option(sub, args[k + 1:])
     return None

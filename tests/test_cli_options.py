@@ -270,3 +270,15 @@ def test_a_time_limit_counts_from_the_command_start(monkeypatch):
     monkeypatch.setattr(clock, "STARTED", time.monotonic() - 2.0)
     assert 7.9 < clock.time_left(10.0) <= 8.0
     assert clock.time_left(1.0) == pytest.approx(0.1)   # never less than a tenth of the limit
+
+
+def test_an_option_given_twice_to_a_command_loaded_when_named_is_an_error_too():
+    """QA: `solve` loads when named (FactoryfunGroup.LAZY), and in a fresh process its options were not checked:
+    `--machines FF39 --machines FF08` solved FF08 again (the test above runs where `solve` is loaded already)."""
+    import subprocess
+    import sys
+
+    code = "import sys; from cli import main; sys.argv[0] = 'factoryfun'; main()"
+    done = subprocess.run([sys.executable, "-c", code, "solve", "--board", "classic-A", "--machines", "FF39",
+                           "--machines", "FF08", "--time-limit", "1"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "option --machines given twice" in done.stderr, done.stderr
