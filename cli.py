@@ -474,7 +474,7 @@ def _progress_printer(label: str):
     """Progress lines (best, bound, gap, elapsed) headed by `label`, as `solve` prints them."""
     from solver.command import ProgressLines
 
-    return ProgressLines(lambda line: err_console.print(f"[dim]{label}: {line}[/]"))
+    return ProgressLines(lambda line: err_console.print(f"[dim]{label}: {line}[/]"), nothing=label)
 
 
 @main.command()

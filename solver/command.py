@@ -204,8 +204,8 @@ class ProgressLines:
     visibly alive: a phase that reports nothing (the prover) left 13-15 s without a line, so a heartbeat
     thread prints the last state again every `repeat` seconds of silence."""
 
-    def __init__(self, show: Callable[[str], None], repeat: float = REPEAT_SECONDS) -> None:
-        self.show, self.repeat = show, repeat
+    def __init__(self, show: Callable[[str], None], repeat: float = REPEAT_SECONDS, nothing: str = "layout") -> None:
+        self.show, self.repeat, self.nothing = show, repeat, nothing   # (nothing: what it has none of yet)
         self.printed: tuple[float, float] | None = None   # the (best, bound) printed last ...
         self.shown: tuple[int, int | None] | None = None   # ... as the line shows them ...
         self.printed_at = -math.inf                        # ... at this elapsed time
@@ -232,13 +232,20 @@ class ProgressLines:
     def _beat(self) -> None:
         while not self.quiet.wait(min(1.0, self.repeat / 2)):
             with self.lock:
-                if self.printed is None or self.started is None:
+                if self.started is None:
                     continue
                 elapsed = time.monotonic() - self.started
-                if elapsed - self.printed_at >= self.repeat:
+                if elapsed - self.printed_at < self.repeat:
+                    continue
+                if self.printed is None:   # (QA: a solve with no layout yet was silent for 19 s)
+                    self.printed_at = elapsed
+                    self.show(f"no {self.nothing} yet  {elapsed:.1f}s")
+                else:
                     self._print(*self.printed, elapsed)
 
     def __enter__(self) -> "ProgressLines":
+        # (the search's first report sets it again, from its own clock; the first "no layout yet" after `repeat`)
+        self.started, self.printed_at = time.monotonic(), 0.0
         threading.Thread(target=self._beat, name="progress", daemon=True).start()
         return self
 

@@ -238,6 +238,16 @@ def test_a_quiet_search_still_prints_its_state_every_repeat_seconds():
     assert len(lines) == count   # silent once the solve is over
 
 
+def test_a_search_with_no_layout_yet_still_says_it_is_alive():
+    """QA: a solve whose walks found nothing printed no line for 19 s, where the README promises one every 10 s."""
+    import time
+
+    lines: list[str] = []
+    with ProgressLines(lines.append, repeat=0.2):
+        time.sleep(0.7)
+    assert len(lines) >= 2 and all(line.startswith("no layout yet  ") for line in lines)
+
+
 def test_no_layout_means_no_svg_nor_layout_file_and_says_so(tmp_path, solves):
     """A document holding only a result is no layout document (check could not read it back), and the exit
     code says so (QA: `solve --out a.json && check a.json` went on to "file not found")."""
