@@ -18,6 +18,7 @@ from .clickopts import CheckedCommand, output_option, seed_option
 from .jsonio import write_text
 from .layout import Layout, MachinePlacement, Tile, parse_layout
 from .rulesets import get_ruleset
+from .wording import counted
 
 
 def random_layout(board: Board, catalog: Catalog, machines: int, rng: random.Random) -> Layout:
@@ -94,7 +95,7 @@ def bench_checker(layouts: int, runs: int, machines: int, seed: int, out_path: s
     #                        took a fifth of a second of each start)
     frame = pd.DataFrame(rows)
     medians = frame.groupby("phase")["layouts_per_second"].median()
-    lines = [f"- {phase}: median {value:.0f} layouts/s over {runs} runs of {layouts} ({machines}-machine layouts)"
+    lines = [f"- {phase}: median {value:.0f} layouts/s over {counted(runs, 'run')} of {layouts} ({machines}-machine layouts)"
              for phase, value in medians.items()]
     click.echo("\n".join(line[2:] for line in lines))   # (shown first: a file that cannot be written loses nothing)
     write_text(out_path, frame.to_csv(index=False))
