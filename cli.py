@@ -7,7 +7,7 @@ went away, 141 (models/terminal.py).
 # ruff: noqa: E402 - the imports follow the handler that makes Ctrl-C during them quiet
 from __future__ import annotations
 
-import models.clock  # noqa: F401 - first: a --time-limit counts from here (models/clock.py)
+import models.clock  # first: a --time-limit counts from here (models/clock.py)
 import importlib
 import signal
 import sys
@@ -86,6 +86,13 @@ class FactoryfunGroup(CheckedGroup):
     #: commands defined beside the code they drive, loaded when named: `solve` brings CP-SAT (and pandas) with
     #: it, which took 0.7 s of every other command's start (`factoryfun --version`: 1.07 s)
     LAZY = {"solve": ("solver.command", "solve")}
+
+    def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
+        # the command line (args None) counts from the process's start-up; a call with its own arguments (tests,
+        # scripts) from now (models/clock.py)
+        if args is not None:
+            models.clock.restart()
+        return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
