@@ -226,4 +226,6 @@ def test_a_solve_whose_model_refuses_the_fixed_part_walks_on_to_its_limit():
     "no legal layout found within the time limit". The time left now goes to the walks."""
     fixed = hex_layout({"machines": IDLE_RESERVOIR_MACHINES[2:], "tiles": IDLE_RESERVOIR_TILES})
     result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=4, workers=1, fixed=fixed)
-    assert result.status != "INFEASIBLE" and (result.layout is not None or result.seconds >= 3.3)
+    # (the code before ended at 1.3-1.4 s; now 3.7 s idle, 3.2 s in a busy CI run: a round of walks does not
+    # start in the last second)
+    assert result.status != "INFEASIBLE" and (result.layout is not None or result.seconds >= 2.5)
