@@ -841,7 +841,7 @@ def test_a_board_too_big_to_model_in_the_time_is_walked_alone_and_the_time_is_ke
     assert not any(static._model_too_dear(board, 10, 0.1) for board in BOARDS.values())   # never a printed board
     started = time.monotonic()
     result = solve(["FF40", "FF12", "FF07", "FF13"], board=tiny_board(30, 30), workers=1, time_limit=4)
-    assert time.monotonic() - started < 4.5 and result.build_seconds < 0.01 and "walks alone" in result.explanation
+    assert time.monotonic() - started < 5.0 and result.build_seconds < 0.01 and "walks alone" in result.explanation
     # (a busy machine may find no layout on so big a board in 3 s: UNKNOWN then, honestly, and still on time)
     assert result.status == "FEASIBLE" and result.check.legal or result.status == "UNKNOWN"
     assert result.bound is not None and (result.objective is None or result.objective <= result.bound)
