@@ -7,7 +7,7 @@ went away, 141 (models/terminal.py).
 # ruff: noqa: E402 - the imports follow the handler that makes Ctrl-C during them quiet
 from __future__ import annotations
 
-import models.clock  # first: a --time-limit counts from here (models/clock.py)
+from models import clock  # first: a --time-limit counts from here (models/clock.py)
 import importlib
 import signal
 import sys
@@ -30,7 +30,6 @@ from rich.table import Table
 
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json_option,
                               output_option, repeated_option, seed_option, time_limit_option, workers_option)
-from models.clock import time_left
 from models.errors import DocumentError
 from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
 from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, silence_stdout
@@ -91,7 +90,7 @@ class FactoryfunGroup(CheckedGroup):
         # the command line (args None) counts from the process's start-up; a call with its own arguments (tests,
         # scripts) from now (models/clock.py)
         if args is not None:
-            models.clock.restart()
+            clock.restart()
         return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -503,7 +502,7 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     game = load_game(sequence_path, catalog_path, boards_path)
     played = game if any(r.has_taken for r in game.rounds) else None   # (a bare sequence has nothing to start from)
     with _progress_printer("plan") as progress:
-        result = plan_game(game, time_left(time_limit), workers, seed, progress=progress, report=lambda text: err_console.print(text),
+        result = plan_game(game, clock.time_left(time_limit), workers, seed, progress=progress, report=lambda text: err_console.print(text),
                            known=played)
     document = result.to_document()
     if as_json:
@@ -569,7 +568,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
         from solver.plan import plan_game
 
         with _progress_printer("plan") as progress:
-            result = plan_game(played, time_left(time_limit), workers, seed, progress=progress,
+            result = plan_game(played, clock.time_left(time_limit), workers, seed, progress=progress,
                                report=lambda text: err_console.print(text), known=played)
         best, bound, status = result.game, result.bound, result.status
     analysis = compare_games(played, best, bound, status, claimed=bool(plan_path))

@@ -319,11 +319,10 @@ def compare_games(played: Game, best: Game, best_bound: int | None = None, best_
     return Analysis(played, best, played_result, best_result, rounds, best_bound, best_status, claimed, refuted)
 
 
-def _refuted_claim(bound: int | None, status: str | None, *games: ReplayResult) -> str | None:
+def _refuted_claim(bound: int | None, status: str | None, plan: ReplayResult, played: ReplayResult) -> str | None:
     """Why a plan file's result cannot be true, or None: a legal game (the plan or the played one) scores above
     its bound, or above the plan it calls optimal."""
-    plan = games[0]
-    top = max((g.final_score for g in games if g.legal), default=None)
+    top = max((g.final_score for g in (plan, played) if g.legal), default=None)
     optimal = (status or "").upper() == "OPTIMAL"
     if top is None or not ((bound is not None and top > bound) or (optimal and top > plan.final_score)):
         return None

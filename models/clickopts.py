@@ -172,9 +172,9 @@ def repeated_option(command: click.Command, args: list[str]) -> str | None:
                 first = seen[once[spelled]]
                 return spelled if first == spelled else f"{first} / {spelled}"
             seen[once[spelled]] = spelled
-        elif isinstance(command, click.Group) and token in command.list_commands(click.Context(command)):
+        elif isinstance(command, click.Group) and token in command.list_commands(ctx := click.Context(command)):
             # (a command loaded when named is not in `commands` yet: QA saw `solve --machines FF39 --machines
             # FF08` solve FF08 again once `solve` was loaded lazily)
-            sub = command.get_command(click.Context(command), token)
+            sub = command.get_command(ctx, token)
             return None if sub is None else repeated_option(sub, args[k + 1:])
     return None

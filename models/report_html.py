@@ -145,8 +145,8 @@ def _header(a: Analysis) -> str:
     sub = (f"{escape(game.ruleset.id)} &middot; board {escape(game.context.board.id)} &middot; {len(a.rounds)} rounds "
            f"&middot; start money {game.start_money} &middot; {verdict}")
     lead = illegal_lead(a)
-    sub += f'</p><p class="loss">{escape(lead)}.' if lead else ""
-    return (f"<h1>Your game against the {escape(a.plan_label)}</h1><p class=\"sub\">{sub}</p>"
+    lead_html = f'<p class="loss">{escape(lead)}.</p>' if lead else ""
+    return (f"<h1>Your game against the {escape(a.plan_label)}</h1><p class=\"sub\">{sub}</p>{lead_html}"
             f'<div class="cards">{"".join(cards)}</div>')
 
 

@@ -544,11 +544,7 @@ class _Solve:
                 self.report(track.value(), self.topo.value)
         if relaxed is not None and relaxed != self.topo.value and track.best is not None:
             self.report(track.value(), relaxed)
-        if self.optional and self.objective == "profit" and self.fixed is None:
-            # leaving every machine out is legal and scores 0, so no optional answer may score less (one CP-SAT
-            # worker alone once answered -69 for FF39 --optional)
-            track.offer(checked_layout(empty_layout(self.ruleset, self.board, self.catalog, self.diagonal)),
-                        self.elapsed())
+        self._offer_nothing(track)
         self._improve(track)
         return (None if track.infeasible else track), relaxed
 
@@ -569,7 +565,7 @@ class _Solve:
         fewer = self.optional and self.objective == "profit"
         machines = self.picked or [m for m in self.topo.order if m in self.ids]
         walks = walked(machines, 0.5 if fewer else 1.0)
-        staying = [m.id for m in self.fixed.machines] if self.fixed is not None else []
+        staying = self.staying
         while fewer and walks.layout is None and len(machines) > len(staying) + 1 and not self.interrupt.flag:
             # --optional: half the machines, in feeding order, for half the time left (QA: 20 machines on a
             # 40 x 40 board answered the empty board at 6 s, where one machine alone earns 10)
@@ -579,10 +575,20 @@ class _Solve:
         track = _Track(self.objective, self.topo.value, None, None, model_whole=False)
         if walks.layout is not None:
             _keep_legal(track, walks.layout, self.elapsed(), self.ids, self.must_place, self.fixed)
-        if self.optional and self.objective == "profit" and self.fixed is None:   # (as `search`)
+        self._offer_nothing(track)
+        return track
+
+    def _offer_nothing(self, track: _Track) -> None:
+        """An optional profit solve without a fixed part: leaving every machine out is legal and scores 0, so no
+        answer may score less (one CP-SAT worker alone once answered -69 for FF39 --optional)."""
+        if self.optional and self.objective == "profit" and self.fixed is None:
             track.offer(checked_layout(empty_layout(self.ruleset, self.board, self.catalog, self.diagonal)),
                         self.elapsed())
-        return track
+
+    @property
+    def staying(self) -> list[str]:
+        """The fixed part's machines: in every walk, however few machines it lays."""
+        return [m.id for m in self.fixed.machines] if self.fixed is not None else []
 
     def _walked_first(self) -> _FirstLayout:
         """The walks' best layout; --optional sets that no sketch lays whole walk again with fewer machines."""
@@ -606,7 +612,7 @@ class _Solve:
             schedule = replace(schedule, give_up=min(schedule.give_up,
                                                      max(SKETCH_GIVE_UP_FLOOR, FEWER[0] * time_limit)))
         # a fixed part's machines stay in every walk (QA: with --fixed, 55 optional machines were all sketched)
-        staying = [m.id for m in self.fixed.machines] if self.fixed is not None else []
+        staying = self.staying
         kept = self.picked if fewer and self.picked is not None else self.ids
         first = schedule
         if kept is not self.ids:   # a pick is sketched in 2-6 s, or not: up to half the time left for fewer machines
