@@ -66,3 +66,18 @@ def test_a_run_without_a_layout_is_not_left_out_of_the_medians():
     assert row["first legal seconds"] == 2.0   # the median of 1, 2 and never
     assert pd.isna(row["objective"]) and pd.isna(row["gap"])
     assert any("within 10 s in 1/1" in line and "no layout in 1" in line for line in targets(medians(runs)))
+
+
+def test_regenerating_keeps_the_status_block_under_the_new_title(tmp_path):
+    from solver.reports import STATUS_END, STATUS_START
+
+    path = tmp_path / "r.md"
+    write_report(path, "# Title\n\nCommand: v1\n\n| table v1 |")
+    title, rest = path.read_text(encoding="utf-8").split("\n", 1)
+    status = f"{STATUS_START}\n## Status\n- 10 machines: missed\n{STATUS_END}"
+    path.write_text(f"{title}\n\n{status}\n{rest}\n\n## Notes\n- why\n", encoding="utf-8")
+    write_report(path, "# Title\n\nCommand: v2\n\n| table v2 |")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(f"# Title\n\n{status}\n\nCommand: v2\n\n| table v2 |")
+    assert "v1" not in text and text.count(STATUS_START) == 1
+    assert text.endswith(NOTES_MARKER + "\n\n## Notes\n- why\n")
