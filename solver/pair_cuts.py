@@ -171,10 +171,13 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
             total += steps + 1
         else:
             # a tank never stands where a port of another network faces it (an output, or an input
-            # that cannot take this colour; one that can might share the container)
+            # that cannot take this colour; one that can might share the container). A tank open on one
+            # side only (hex) is a leaf of its network: the two inputs are joined by pipes on every hex
+            # of the path and the tank stands beside it (FN09,FN15: the bound was 14, the optimum 13)
             no_tank = {face for port, face in placed.faces.items()
                        if port not in (r.first, r.second) and not (port in inputs and r.color in inputs[port])}
-            total += steps + (1 if start not in no_tank or end not in no_tank
+            total += steps + (2 if ruleset.oriented_tanks
+                              else 1 if start not in no_tank or end not in no_tank
                               else _tank_path(geometry, start, end, body, no_tank, cap))
         if total >= cap:
             return cap

@@ -54,6 +54,34 @@ def test_two_shared_containers_that_fit_cost_only_the_containers():
     assert pair_tiles(FF, FF_CATALOG, "FF05", "FF47", pair) == 2
 
 
+
+#: FN15 feeds FN09 port to port, and the yellow tank serves both: a Y pipe beside FN09's NE and FN15's W,
+#: the tank hanging off it (FN09 turned three, FN15 one). Income 10, chain bonus 9, six tiles: 13.
+FN09_FN15_AT_13 = {
+    "ruleset": "factory-funner", "board": "A",
+    "machines": [{"id": "FN09", "cell": [2, 4], "rotation": 3}, {"id": "FN15", "cell": [1, 4], "rotation": 1}],
+    "tiles": [{"kind": "supply", "color": "yellow", "cell": [2, 3], "side": "W"},
+              {"kind": "end", "cell": [3, 4], "side": "W"},
+              {"kind": "pipe", "cell": [0, 4], "sides": ["SE", "NE"]},
+              {"kind": "pipe", "cell": [1, 3], "sides": ["E", "SE", "SW"]},
+              {"kind": "pipe", "cell": [1, 5], "sides": ["E", "NW"]},
+              {"kind": "pipe", "cell": [2, 5], "sides": ["W", "NE"]}]}
+
+
+def test_a_hex_tank_opens_on_one_side_so_it_hangs_off_the_path_between_two_inputs():
+    """A Funner tank has one opening, so two inputs sharing it are joined by pipes with the tank beside
+    them, never through it: the path's hexes and the tank. Counted as on a square grid (the tank on the
+    path), FN09,FN15's pair cut said 4 and the bound 14, a point over the optimum that no solve refuted
+    (QA: FEASIBLE 13 against 14 after 40 s); the bound is now that layout's 13."""
+    rels = [r for r in relation_sets(FN, FN_CATALOG, "FN09", "FN15") if {x.kind for x in r} == {"feed", "supply"}]
+    assert len(rels) == 1 and pair_tiles(FN, FN_CATALOG, "FN09", "FN15", rels[0]) == 5
+    from models.layout import parse_layout
+    from models.score import score_layout
+
+    layout = parse_layout(FN09_FN15_AT_13)
+    assert check_layout(layout).legal and score_layout(layout).total == 13
+    assert topology_bound(FN, FN_CATALOG, ["FN09", "FN15"], time_limit=10).value == 13
+
 def test_the_relaxation_pays_for_what_a_pair_forces():
     """FF21 and FF40 with FF40's blue input fed by FF21 and both red inputs supplied: the pair cut
     adds the six pipes; with FF40's blue supplied instead nothing is forced."""
