@@ -192,6 +192,7 @@ class _Replayer:
         self.violations: list[tuple[int, Violation]] = []
         self.unearned: dict[str, int] = {}   # machine id -> income it earns once placed legally ...
         self.tokens: dict[str, int] = {}     # ... of which the last-pick token
+        self.untaken: set[str] = set()       # machines laid without being taken: they earn nothing, bonus included
 
     def add(self, number: int, rule: str, message: str, machines=(), cells=()) -> None:
         """A violation of the round, at the cells it concerns (QA: a rebuild and too many moves named none)."""
@@ -212,6 +213,7 @@ class _Replayer:
                      _machine_cells(before, [gone]))
         for extra in added:
             if extra != rnd.taken:
+                self.untaken.add(extra)
                 self.add(number, "machine-not-taken", f"machine {extra} appears without being taken this round", [extra],
                          _machine_cells(after, [extra]))
         report.new_tiles, report.removed_tiles = tile_changes(before, after)
@@ -225,7 +227,9 @@ class _Replayer:
             report.cost = self.build_cost(rnd, before, after)
             report.first_pick_fee = rnd.first_pick_fee(self.rules)
         elif changed:
-            self.add(number, "rebuild-without-machine", "the layout changed in a round that adds no machine",
+            # (QA: beside "machine E08 appears without being taken", "a round that adds no machine" read as a contradiction)
+            self.add(number, "rebuild-without-machine", "the layout changed in a round that "
+                     + (f"does not build its taken machine {rnd.taken}" if rnd.taken else "takes no machine"),
                      cells=[t.cell for t in (*report.new_tiles, *report.removed_tiles)]
                      + _machine_cells(after, report.moved_machines))
             # its tiles are still paid for, as laid (QA: "new tiles 3" at no cost, money unchanged)
@@ -240,10 +244,13 @@ class _Replayer:
             self.check_floor(number, rnd, report, money)
         else:
             if rnd.taken is not None:
-                report.penalty = skip_penalty(money, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
+                # the penalty comes last, on what the round's income and (illegal) tiles left: it never takes money
+                # below 1 (QA: an illegal rebuild's cost of 3, then the whole 5, ended a round at -1)
+                left = money + report.income - report.cost
+                report.penalty = skip_penalty(left, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
                                               rnd.last_pick)
                 # the token's share of it (the floor at 1 may leave less than the whole fee)
-                report.first_pick_fee = report.penalty - skip_penalty(money, self.rules.skip_penalty, rnd.last_pick)
+                report.first_pick_fee = report.penalty - skip_penalty(left, self.rules.skip_penalty, rnd.last_pick)
             report.money = money + report.income - report.penalty - report.cost
         report.layout = after
         return report, after
@@ -295,7 +302,9 @@ class _Replayer:
             report, layout = self.play_round(number, rnd, layout, money)
             money = report.money
             reports.append(report)
-        chain = check_layout(layout).score.chain_bonus
+        # the final layout's chain bonus, without the inputs of machines laid untaken (QA: such a machine earned
+        # no income, yet its bonus of 10 counted)
+        chain = sum(c.bonus for c in check_layout(layout).score.chain_inputs if c.machine not in self.untaken)
         result = ReplayResult(reports, self.violations, layout, chain)
         # the ladder judges a whole legal solo game (RULES: solo only; QA saw it for a 4-round plan and an illegal game)
         solo = (all(len(r.offered) == 1 and not (r.first_pick or r.last_pick) for r in self.game.rounds)

@@ -115,7 +115,9 @@ def _machine_list(machines: str | None, machines_file: str | None, catalog) -> l
     if machines_file:
         return _checked_ids(_ids_from_file(machines_file), catalog,
                             lambda where, message: DocumentError(machines_file, where, message))
-    raise click.UsageError("give the machines with --machines FF40,FF12 or --machines-file FILE")
+    # (the example ids are the catalogue's own: QA saw FF40,FF12 offered for a 1st-edition catalogue of E01..E48)
+    example = ",".join(sorted(catalog.machines)[:2])
+    raise click.UsageError(f"give the machines with --machines {example} or --machines-file FILE")
 
 
 def _read_layout(path: str | None, what: str, context, catalog_path, boards_path) -> Layout | None:

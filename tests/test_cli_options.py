@@ -42,6 +42,18 @@ def test_usage_errors_are_one_line(args, needle):
     one_line_usage_error(args, needle)
 
 
+def test_a_solve_without_machines_offers_ids_of_its_own_catalogue(tmp_path):
+    """QA: a 1st-edition catalogue of E01..E48 was told to give "--machines FF40,FF12"."""
+    from models.paths import MACHINES_DIR
+
+    document = json.loads((MACHINES_DIR / "factory-fun.json").read_text())
+    for machine in document["machines"]:
+        machine["id"] = machine["id"].replace("FF", "E")
+    (tmp_path / "mine.json").write_text(json.dumps(document))
+    one_line_usage_error(["solve", "--board", "classic-A", "--catalog", str(tmp_path / "mine.json")],
+                         "give the machines with --machines E01,E02 or --machines-file FILE")
+
+
 @pytest.mark.parametrize("args,needle", [
     ([*SOLVE, "--out", "same.x", "--svg", "same.x"], "--out and --svg name the same file 'same.x'"),
     (["analyze", GAME, "--out", "r.html", "--plan-out", "./r.html"], "--out and --plan-out name the same file"),

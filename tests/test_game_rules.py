@@ -160,6 +160,20 @@ def test_a_machine_not_taken_cannot_appear():
     assert "machine-not-taken" in rules_of(result)
 
 
+def test_a_machine_laid_instead_of_the_taken_one_earns_nothing_and_the_penalty_keeps_money_at_1():
+    """QA (2026-12-06): round 2 took FF01 and laid FF08 instead, with three tiles. The skip penalty was
+    reckoned on the money before those tiles were paid (8 - 3 - 5 = 0), FF08's chain bonus of 10 counted
+    though it earned no income, and "a round that adds no machine" stood beside "FF08 appears"."""
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08", "FF01"], "taken": "FF01", "layout": ROUND2}]))
+    assert rules_of(result) == ["machine-not-taken", "rebuild-without-machine"]
+    second = result.rounds[1]
+    assert second.cost == 3 and second.penalty == 4 and second.money == 1
+    assert result.chain_bonus == 0 and result.final_score == 1
+    rebuild = next(v for _, v in result.violations if v.rule == "rebuild-without-machine")
+    assert "adds no machine" not in rebuild.message and "FF01" in rebuild.message
+
+
 def test_every_round_layout_must_be_legal():
     illegal = copy.deepcopy(ROUND1)
     illegal["tiles"] = illegal["tiles"][:2]  # the output port now faces an empty cell
