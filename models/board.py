@@ -115,7 +115,8 @@ def _shape(source: str, key: str, raw: dict) -> tuple[set[Cell], int, int]:
 def _parse_board(source: str, key: str, raw: object) -> Board:
     require_keys(source, key, raw, {"id", "geometry"}, {"rows", "cols", "blocked", "pillars", "cells"})
     assert isinstance(raw, dict)
-    geometry = GEOMETRIES.get(raw["geometry"])
+    # (QA: a list or an object here was looked up as a key: a TypeError traceback)
+    geometry = GEOMETRIES.get(raw["geometry"]) if isinstance(raw["geometry"], str) else None
     if geometry is None:
         raise DocumentError(source, f"{key}.geometry", f"unknown geometry {as_json(raw['geometry'])}")
     # (absent: none; a null or an object is an error, not "none": QA saw a null drop classic-A's pillar)

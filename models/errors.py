@@ -65,10 +65,12 @@ def expect(
 
 def expect_plain_id(source: str, key: str, value: Any) -> str:
     """A machine or board id as the command line takes it (`--machines FF01,FF02`, `--board classic-A`): a
-    non-empty string without spaces or commas (QA: "" and "FF,01" were accepted and could never be named)."""
+    non-empty string without spaces or commas (QA: "" and "FF,01" were accepted and could never be named), and
+    printable: a control character (QA: an escape sequence) turned the catalogue's table red when listed."""
     text = expect(source, key, value, str, "a string id")
-    if not text or any(ch.isspace() or ch == "," for ch in text):
-        raise DocumentError(source, key, f"an id is a non-empty string without spaces or commas, got {as_json(text)}")
+    if not text or any(ch.isspace() or ch == "," or not ch.isprintable() for ch in text):
+        raise DocumentError(source, key, "an id is a non-empty string of printable characters without spaces or "
+                            f"commas, got {as_json(text)}")
     return text
 
 

@@ -34,11 +34,21 @@ def _no_constants(name: str) -> Any:
     raise _JsonProblem(f"{name} is not a JSON number")
 
 
+#: no document of the project comes near this (a 10-round plan on a 40 x 40 board: well under a megabyte); reading
+#: stops here, so a file that never ends (QA: `check /dev/zero` ended in a MemoryError, /dev/urandom grew to 24 GB)
+#: is refused in a line
+MAX_BYTES = 64 * 1024 * 1024
+
+
 def read_text(path: str | Path) -> str:
     """A file's UTF-8 text, or a DocumentError naming the file."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8-sig")   # (a byte-order mark, as Windows editors write, is no text)
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise DocumentError(str(path), "", f"larger than {MAX_BYTES // 2 ** 20} MiB: not a factoryfun document")
+        return data.decode("utf-8-sig")   # (a byte-order mark, as Windows editors write, is no text)
     except FileNotFoundError:
         raise DocumentError(str(path), "", "file not found") from None
     except IsADirectoryError:

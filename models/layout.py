@@ -220,6 +220,9 @@ def resolve_context(
     if board_id not in boards:
         raise DocumentError(source, "board", f"unknown board {as_json(board_id)} (known: {', '.join(boards)})"
                             f"{_where_the_board_is(ruleset, board_id, boards_path)}")
+    if catalog_path is None and ruleset.catalog_file is None:   # (QA: the only error naming neither file nor key)
+        raise DocumentError(source, "ruleset", f"ruleset {ruleset.id} has no bundled machine catalogue (its printed "
+                            "tiles are not transcribed); pass your own with --catalog FILE")
     return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
 
 

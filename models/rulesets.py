@@ -131,4 +131,4 @@ def get_ruleset(ruleset_id: str) -> Ruleset:
     try:
         return RULESETS[ruleset_id]
     except KeyError:
-        raise KeyError(f"unknown ruleset {json.dumps(ruleset_id)} (known: {', '.join(RULESETS)})") from None
+        raise KeyError(f"unknown ruleset {json.dumps(ruleset_id, ensure_ascii=False)} (known: {', '.join(RULESETS)})") from None

@@ -128,3 +128,12 @@ def test_x_splitter_is_allowed(catalogue):
                       {"kind": "output", "cell": [2, 3]}]}
     result = check_layout(layout(body, catalogue))
     assert result.legal, [v.to_dict() for v in result.violations]
+
+
+def test_a_document_without_a_catalogue_is_told_so_by_its_file_and_key():
+    """QA (fuzz): "ruleset factory-fun-2006: no bundled machine catalogue" was the one error naming neither
+    the file nor the key."""
+    body = {"machines": [], "tiles": []}
+    with pytest.raises(DocumentError) as info:
+        parse_layout({"ruleset": "factory-fun-2006", "board": "classic-A", **body}, "mine.json")
+    assert str(info.value).startswith("mine.json: ruleset: ruleset factory-fun-2006 has no bundled machine catalogue")

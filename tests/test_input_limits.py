@@ -43,7 +43,11 @@ def _board(doc: dict, **changes: Any) -> None:
     (lambda d: _board(d, blocked=[[0, 99]]), "boards[1].blocked[0]: cell coordinates must be from 0 to 39"),
     # QA: these loaded; `sequence random` then crashed looking for a first board, or no --board could name it
     (lambda d: d.update(boards=[]), "boards: lists no boards"),
-    (lambda d: _board(d, id=""), "boards[1].id: an id is a non-empty string without spaces or commas, got \"\""),
+    (lambda d: _board(d, id=""), "boards[1].id: an id is a non-empty string of printable characters without spaces or "
+                                 "commas, got \"\""),
+    # QA (fuzz): a list here was looked up as a geometry's name, a TypeError traceback
+    (lambda d: _board(d, geometry=[]), "boards[1].geometry: unknown geometry []"),
+    (lambda d: _board(d, geometry={}), "boards[1].geometry: unknown geometry {}"),
     # QA: these loaded, a null or an object as "no pillars" (classic-A lost its pillar), rows beside cells ignored
     (lambda d: _board(d, pillars=None), "boards[1].pillars: expected a list of cells, got null"),
     (lambda d: _board(d, blocked={}), "boards[1].blocked: expected a list of cells, got {}"),
@@ -73,9 +77,11 @@ def test_bad_boards(tmp_path, change, needle):
     # QA: these loaded ("no" read as true, a blank id listed and solved, an id --machines can never name)
     (lambda d: d["machines"][0].update(name_certain="no"), "machines[0].name_certain: expected true or false, got \"no\""),
     (lambda d: d["machines"][0].update(name=5), "machines[0].name: expected a string name or null, got 5"),
-    (lambda d: d["machines"][0].update(id=""), "machines[0].id: an id is a non-empty string without spaces or commas"),
-    (lambda d: d["machines"][0].update(id="FF,01"), "machines[0].id: an id is a non-empty string without spaces or "
-                                                    "commas, got \"FF,01\""),
+    (lambda d: d["machines"][0].update(id=""), "machines[0].id: an id is a non-empty string of printable characters"),
+    (lambda d: d["machines"][0].update(id="FF,01"), "machines[0].id: an id is a non-empty string of printable "
+                                                    "characters without spaces or commas, got \"FF,01\""),
+    # QA (fuzz): an escape sequence in an id was listed raw by `catalog`, turning the table red
+    (lambda d: d["machines"][0].update(id="FF\u001b[31m39"), "got \"FF\\u001b[31m39\""),
     (lambda d: d["machines"][0].update(id="FF 01"), "got \"FF 01\""),
 ])
 def test_bad_catalogues(tmp_path, change, needle):

@@ -68,3 +68,16 @@ def test_duplicate_key_in_a_layout(tmp_path):
 def test_a_document_that_reads_back_still_loads(tmp_path):
     """The strict reader changes nothing for well-formed files."""
     assert read_json(GAME) == json.loads(GAME.read_text())
+
+
+def test_a_file_that_never_ends_is_refused_after_a_bounded_read(tmp_path, monkeypatch):
+    """QA (fuzz): `check /dev/zero` ended in a MemoryError traceback and /dev/urandom grew to 24 GB; reading
+    stops past MAX_BYTES (made small here) and says so in a line."""
+    from models import jsonio
+
+    monkeypatch.setattr(jsonio, "MAX_BYTES", 1000)
+    path = write(tmp_path, "big.json", '{"a": "' + "x" * 2000 + '"}')
+    with pytest.raises(DocumentError, match="larger than .*: not a factoryfun document"):
+        read_json(path)
+    monkeypatch.setattr(jsonio, "MAX_BYTES", 3000)
+    assert read_json(path) == {"a": "x" * 2000}
