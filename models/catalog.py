@@ -150,11 +150,14 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
 _CACHE: dict[tuple[str, str], Catalog] = {}
 
 
+#: what a ruleset without transcribed tiles needs (the 1st edition's were never transcribed)
+NO_CATALOGUE = "no bundled machine catalogue (its printed tiles are not transcribed); pass your own with --catalog FILE"
+
+
 def load_catalog(ruleset: Ruleset, path: str | Path | None = None) -> Catalog:
     """The bundled catalogue of a ruleset, or a user's catalogue file."""
     if path is None and ruleset.catalog_file is None:
-        raise DocumentError(f"ruleset {ruleset.id}", "", "no bundled machine catalogue (its printed tiles are not "
-                            "transcribed); pass your own with --catalog FILE")
+        raise DocumentError(f"ruleset {ruleset.id}", "", NO_CATALOGUE)
     file = Path(path) if path is not None else MACHINES_DIR / ruleset.catalog_file
     key = (ruleset.id, str(file))
     if key not in _CACHE:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from .board import Board, load_boards
-from .catalog import Catalog, Machine, PortSpec, load_catalog
+from .catalog import NO_CATALOGUE, Catalog, Machine, PortSpec, load_catalog
 from .errors import DocumentError, as_json, cell_hint, expect, expect_cell, expect_int_in, require_keys
 from .geometry import Cell
 from .jsonio import read_json
@@ -221,8 +221,7 @@ def resolve_context(
         raise DocumentError(source, "board", f"unknown board {as_json(board_id)} (known: {', '.join(boards)})"
                             f"{_where_the_board_is(ruleset, board_id, boards_path)}")
     if catalog_path is None and ruleset.catalog_file is None:   # (QA: the only error naming neither file nor key)
-        raise DocumentError(source, "ruleset", f"ruleset {ruleset.id} has no bundled machine catalogue (its printed "
-                            "tiles are not transcribed); pass your own with --catalog FILE")
+        raise DocumentError(source, "ruleset", f"ruleset {ruleset.id} has {NO_CATALOGUE}")
     return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
 
 
