@@ -27,7 +27,8 @@ def write_report(path: Path, generated: str) -> None:
     text = generated.rstrip("\n")
     if status is not None:
         title, _, rest = text.partition("\n")
-        text = f"{title}\n\n{status}\n\n{rest.lstrip(chr(10))}".rstrip("\n")
+        rest = rest.lstrip("\n")
+        text = f"{title}\n\n{status}\n\n{rest}".rstrip("\n")
     path.write_text(text + "\n\n" + NOTES_MARKER + notes, encoding="utf-8")
 
 
