@@ -169,15 +169,17 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
         steps = _steps(geometry, start, end, body, cap)
         if r.kind == "feed":
             total += steps + 1
+        elif ruleset.oriented_tanks:
+            # a tank open on one side only (hex) is a leaf of its network: the two inputs are joined by
+            # pipes on every hex of the path and the tank stands beside it (FN09,FN15: the bound was 14,
+            # the optimum 13)
+            total += steps + 2
         else:
             # a tank never stands where a port of another network faces it (an output, or an input
-            # that cannot take this colour; one that can might share the container). A tank open on one
-            # side only (hex) is a leaf of its network: the two inputs are joined by pipes on every hex
-            # of the path and the tank stands beside it (FN09,FN15: the bound was 14, the optimum 13)
+            # that cannot take this colour; one that can might share the container)
             no_tank = {face for port, face in placed.faces.items()
                        if port not in (r.first, r.second) and not (port in inputs and r.color in inputs[port])}
-            total += steps + (2 if ruleset.oriented_tanks
-                              else 1 if start not in no_tank or end not in no_tank
+            total += steps + (1 if start not in no_tank or end not in no_tank
                               else _tank_path(geometry, start, end, body, no_tank, cap))
         if total >= cap:
             return cap

@@ -16,8 +16,9 @@ import pytest
 from models.board import load_boards
 from models.catalog import load_catalog
 from models.check import check_layout
-from models.layout import Layout
+from models.layout import Layout, parse_layout
 from models.rulesets import get_ruleset
+from models.score import score_layout
 from solver import bounds
 from solver.bounds import relaxed_topologies, topology_bound
 from solver.pair_cuts import Relation, pair_tiles, relation_sets, relations
@@ -75,9 +76,6 @@ def test_a_hex_tank_opens_on_one_side_so_it_hangs_off_the_path_between_two_input
     (QA: FEASIBLE 13 against 14 after 40 s); the bound is now that layout's 13."""
     rels = [r for r in relation_sets(FN, FN_CATALOG, "FN09", "FN15") if {x.kind for x in r} == {"feed", "supply"}]
     assert len(rels) == 1 and pair_tiles(FN, FN_CATALOG, "FN09", "FN15", rels[0]) == 5
-    from models.layout import parse_layout
-    from models.score import score_layout
-
     layout = parse_layout(FN09_FN15_AT_13)
     assert check_layout(layout).legal and score_layout(layout).total == 13
     assert topology_bound(FN, FN_CATALOG, ["FN09", "FN15"], time_limit=10).value == 13
