@@ -176,6 +176,19 @@ def _draw(layout, highlight=()) -> None:
     print_layout(console, layout, highlight)
 
 
+def _violation_cells(violations) -> list:
+    """The cells a drawing outlines: every cell of every violation."""
+    return [c for v in violations for c in v.cells]
+
+
+def _final_layout_violations(replayed) -> list:
+    """The rules a game's final layout breaks, for its drawings (QA: `replay` of an illegal game outlined
+    nothing where `show` outlines the same layout's stray pipe)."""
+    from models.check import check_layout
+
+    return [] if replayed.legal else check_layout(replayed.final_layout).violations
+
+
 def _write(path: str, text: str) -> None:
     """Write an output file and say so; a failure is one line naming the file (models/jsonio.py)."""
     from models.jsonio import write_text
@@ -251,8 +264,8 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
     from models.render.svg import board_svg
     from models.render.text import draw_board
 
-    console.print(f"[bold]{chosen[0].id}[/]: {len(chosen[0].cells)} playable cells")
-    console.print(draw_board(chosen[0], ruleset.all_colors))
+    console.print(f"[bold]{chosen[0].id}[/]: {counted(len(chosen[0].cells), 'playable cell')}")
+    console.print(draw_board(chosen[0], ruleset.all_colors), soft_wrap=True)
     if svg_path:
         _write(svg_path, board_svg(chosen[0], ruleset.all_colors))
 
@@ -300,7 +313,7 @@ def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: boo
         _print_json(result.to_dict())
     else:
         if not quiet:
-            _draw(layout, highlight=[c for v in result.violations for c in v.cells])
+            _draw(layout, highlight=_violation_cells(result.violations))
         if result.legal:
             console.print(f"[green bold]legal[/]: {layout_path}, score {result.score.total}")
         else:
@@ -338,7 +351,7 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
 
     layout = load_layout(layout_path, catalog_path, boards_path)
     result = check_layout(layout)
-    highlight = [c for v in result.violations for c in v.cells]
+    highlight = _violation_cells(result.violations)
     if svg_path:
         # (the rules named: QA saw outlined cells and no word of what they broke)
         broken = ", ".join(dict.fromkeys(v.rule for v in result.violations))
@@ -414,7 +427,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
                 console.print(f"round {r.number}: building {r.taken} would have left money below 1, so it was "
                               f"undone and {paid} ({game.ruleset.title})")
         if show_final:
-            _draw(result.final_layout)
+            _draw(result.final_layout, _violation_cells(_final_layout_violations(result)))
         console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")
         if result.ladder:
             console.print(f"solo ladder: {result.ladder} a level" if result.ladder != "stay" else "solo ladder: stay on this level")
@@ -522,7 +535,8 @@ def _final_svg(path: str, game_path: str, replayed, note: str = "") -> None:
     from models.render.svg import layout_svg
 
     title = f"{Path(game_path).name}: final score {replayed.final_score}" + (f" ({note})" if note else "")
-    _write(path, layout_svg(replayed.final_layout, title=title))
+    _write(path, layout_svg(replayed.final_layout, title=title,
+                            highlight_cells=_violation_cells(_final_layout_violations(replayed))))
 
 
 def _plan_summary(result, show_final: bool) -> None:

@@ -379,3 +379,45 @@ def test_a_solves_last_progress_line_is_its_answer():
     answer = json.loads(result.stdout)["result"]
     lines = [line.split() for line in result.stderr.splitlines() if line.startswith("best ")]
     assert lines and lines[-1][1] == str(answer["objective"]) and lines[-1][3] == str(answer["bound"])
+
+
+def test_replay_outlines_what_the_final_layout_of_an_illegal_game_breaks(tmp_path):
+    """QA: `replay` of a game whose round 2 left a stray pipe outlined nothing, in the terminal or the SVG, where
+    `show` outlines the same layout's pipe."""
+    from models.render.palette import HIGHLIGHT_MARK
+
+    game = json.loads(open(GAME).read())
+    game["rounds"][1]["layout"]["tiles"].append({"kind": "pipe", "cell": [0, 8], "sides": ["N", "S"]})
+    path, svg = tmp_path / "stray-game.json", tmp_path / "stray-game.svg"
+    path.write_text(json.dumps(game))
+    result = run("replay", str(path), "--svg", str(svg))
+    assert result.exit_code == 1 and 'class="highlight"' in svg.read_text() and 'data-cell="0,8"' in svg.read_text()
+    legend = 3 * HIGHLIGHT_MARK
+    assert result.stdout.count(HIGHLIGHT_MARK) > legend.count(HIGHLIGHT_MARK)
+    # a legal game outlines nothing
+    legal_svg = tmp_path / "legal.svg"
+    assert run("replay", GAME, "--svg", str(legal_svg)).exit_code == 0
+    assert 'class="highlight"' not in legal_svg.read_text()
+
+
+def _one_board_file(tmp_path, board: dict) -> str:
+    document = json.loads(run("boards", "--json").stdout)
+    document["boards"] = [board]
+    path = tmp_path / "boards.json"
+    path.write_text(json.dumps(document))
+    return str(path)
+
+
+def test_a_board_of_one_cell_has_one_playable_cell(tmp_path):
+    """QA: "1 playable cells"."""
+    boards = _one_board_file(tmp_path, {"id": "t1", "geometry": "square", "rows": 1, "cols": 1})
+    result = run("boards", "--boards", boards, "t1")
+    assert result.exit_code == 0 and "t1: 1 playable cell\n" in result.stdout
+
+
+def test_a_board_wider_than_the_output_keeps_its_lines_whole(tmp_path):
+    """QA: a 40 x 40 board piped to `cat` was cut every 120 columns, its column header over three lines."""
+    boards = _one_board_file(tmp_path, {"id": "big", "geometry": "square", "rows": 40, "cols": 40,
+                                        "blocked": [[39, 39]], "pillars": [[20, 20]]})
+    lines = run("boards", "--boards", boards, "big").stdout.splitlines()
+    assert any(line.split()[:2] == ["0", "1"] and line.split()[-1] == "39" for line in lines)

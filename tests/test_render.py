@@ -388,3 +388,18 @@ def test_a_long_custom_machine_id_is_cut_to_its_machine_in_the_terminal_and_the_
     shown = [t.text for t in machine.iter(f"{SVG}text") if "machine-id" in (t.get("class") or "")]
     assert shown and shown[0].endswith("…") and len(shown[0]) <= 9
     assert long_id in next(machine.iter(f"{SVG}title")).text
+
+
+@pytest.mark.parametrize("title_length", [10, 110, 300])
+def test_the_picture_is_wide_enough_for_its_title(rulebook: Layout, title_length: int) -> None:
+    """QA: a long file name's title ran past the right edge (x 1133 in a 1112-wide picture); DejaVu Sans Bold
+    at 18 px is about 10 px a character, so the picture must give it that much and more."""
+    from models.render.svg import LEFT, TITLE_SIZE
+
+    title = "x" * title_length
+    root = ET.fromstring(layout_svg(rulebook, title=title))
+    width = float(root.get("viewBox").split()[2])
+    assert width == float(root.get("width"))
+    assert width >= LEFT + 0.55 * TITLE_SIZE * title_length
+    if title_length == 10:   # a short title leaves the picture as the board and legend make it
+        assert width == float(ET.fromstring(layout_svg(rulebook, title="x")).get("width"))

@@ -27,6 +27,8 @@ PIPE_EDGE = "#262626"
 LEGEND_WIDTH = 400
 TOP = 64          # title and column numbers
 LEFT = 40         # row numbers
+#: the title's font size, and a bold character's width at most, in ems (DejaVu Sans Bold: about 0.55)
+TITLE_SIZE, TITLE_CHAR = 18, 0.6
 
 
 def _color(name: str) -> str:
@@ -455,7 +457,8 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
     """The SVG document of a prepared scene; without the legend when pictures share one."""
     plot = _plot(scene.board)
     board_w, board_h = plot.size()
-    width = board_w + 24 + (LEGEND_WIDTH if legend else 0)
+    # the picture is as wide as its title at least (QA: a long file name's title ran 20-400 px past the edge)
+    width = max(board_w + 24 + (LEGEND_WIDTH if legend else 0), LEFT + TITLE_CHAR * TITLE_SIZE * len(title) + 24)
     height = max(board_h, TOP + legend_height(scene) if legend else 0) + 24
     machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}
     at = scene.machine_at()
@@ -464,7 +467,7 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
     layers = [
         _el("rect", width="100%", height="100%", fill="white"),
         _defs(),
-        _text(LEFT, 22, title, 18, weight="bold", anchor="start", class_="title"),
+        _text(LEFT, 22, title, TITLE_SIZE, weight="bold", anchor="start", class_="title"),
         _board_layer(plot),
         _numbers(plot),
         _el("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),

@@ -419,7 +419,9 @@ def print_layout(console, layout: Layout, highlight_cells=()) -> None:
     """Draw `layout` on a rich `console`; where it shows no colours (a file, a pipe, NO_COLOR) say so, since
     the drawing tells networks and ports apart by colour (QA: a red container feeding a green input read as
     legal in a file)."""
-    console.print(draw_layout(layout, highlight_cells=highlight_cells))
+    # soft wrap: a drawing wider than the console (a file, a pipe: 80 columns) keeps its lines whole (QA: a
+    # 40 x 40 board piped to `cat` was cut every 120 columns, its column header over three lines)
+    console.print(draw_layout(layout, highlight_cells=highlight_cells), soft_wrap=True)
     if console.no_color or console.color_system is None:
         console.print("(no colours in this output: networks and ports differ only by colour; --svg draws them)")
 
