@@ -181,14 +181,6 @@ def _violation_cells(violations) -> list:
     return [c for v in violations for c in v.cells]
 
 
-def _final_layout_violations(replayed) -> list:
-    """The rules a game's final layout breaks, for its drawings (QA: `replay` of an illegal game outlined
-    nothing where `show` outlines the same layout's stray pipe)."""
-    from models.check import check_layout
-
-    return [] if replayed.legal else check_layout(replayed.final_layout).violations
-
-
 def _write(path: str, text: str) -> None:
     """Write an output file and say so; a failure is one line naming the file (models/jsonio.py)."""
     from models.jsonio import write_text
@@ -427,7 +419,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
                 console.print(f"round {r.number}: building {r.taken} would have left money below 1, so it was "
                               f"undone and {paid} ({game.ruleset.title})")
         if show_final:
-            _draw(result.final_layout, _violation_cells(_final_layout_violations(result)))
+            _draw(result.final_layout, _violation_cells(result.final_violations))
         console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")
         if result.ladder:
             console.print(f"solo ladder: {result.ladder} a level" if result.ladder != "stay" else "solo ladder: stay on this level")
@@ -535,8 +527,9 @@ def _final_svg(path: str, game_path: str, replayed, note: str = "") -> None:
     from models.render.svg import layout_svg
 
     title = f"{Path(game_path).name}: final score {replayed.final_score}" + (f" ({note})" if note else "")
+    # (QA: `replay` of an illegal game outlined nothing where `show` outlines the same layout's stray pipe)
     _write(path, layout_svg(replayed.final_layout, title=title,
-                            highlight_cells=_violation_cells(_final_layout_violations(replayed))))
+                            highlight_cells=_violation_cells(replayed.final_violations)))
 
 
 def _plan_summary(result, show_final: bool) -> None:

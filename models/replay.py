@@ -75,6 +75,8 @@ class ReplayResult:
     final_layout: Layout
     chain_bonus: int
     ladder: str | None = None   # solo ladder verdict where the ruleset has one
+    #: the rules the final layout itself breaks, for the drawings to outline (the rounds' game rules aside)
+    final_violations: list[Violation] = field(default_factory=list)
 
     @property
     def legal(self) -> bool:
@@ -304,8 +306,9 @@ class _Replayer:
             reports.append(report)
         # the final layout's chain bonus, without the inputs of machines laid untaken (QA: such a machine earned
         # no income, yet its bonus of 10 counted)
-        chain = sum(c.bonus for c in check_layout(layout).score.chain_inputs if c.machine not in self.untaken)
-        result = ReplayResult(reports, self.violations, layout, chain)
+        final = check_layout(layout)
+        chain = sum(c.bonus for c in final.score.chain_inputs if c.machine not in self.untaken)
+        result = ReplayResult(reports, self.violations, layout, chain, final_violations=final.violations)
         # the ladder judges a whole legal solo game (RULES: solo only; QA saw it for a 4-round plan and an illegal game)
         solo = (all(len(r.offered) == 1 and not (r.first_pick or r.last_pick) for r in self.game.rounds)
                 and len(self.game.rounds) == self.rules.rounds and result.legal)
