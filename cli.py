@@ -84,7 +84,7 @@ class FactoryfunGroup(CheckedGroup):
 
     #: commands defined beside the code they drive, loaded when named: `solve` brings CP-SAT (and pandas) with
     #: it, which took 0.7 s of every other command's start (`factoryfun --version`: 1.07 s)
-    LAZY = {"solve": ("solver.command", "solve")}
+    LAZY = {"solve": ("solver.command", "solve"), "robofacture": ("solver.robofacture_command", "robofacture")}
 
     def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
         # the command line (args None) counts from the process's start-up; a call with its own arguments (tests,

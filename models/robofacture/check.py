@@ -1,0 +1,81 @@
+"""The rule checker for a Robofacture production space (RULES 3): the judge of every placement.
+
+It reports every broken rule, each with its cells and parts, and never stops at the first:
+- `inside`: parts lie inside the space;
+- `overlap`: a part never lies over another (a premarked cell, a monomino of the player's colour printed on the
+  space, may be covered);
+- `same-colour`: two orthogonally adjacent cells never share a colour, except white.
+It also returns the filled space, cell by colour (a premarked cell no part covers shows the player's colour), which
+`shipping.py` scores. The solver's placements go through here before they are shown or written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .parts import WHITE, Cell, covered
+from .puzzle import Puzzle
+
+#: a premarked cell's owner in `Filling.owner`: no part, the space itself
+PRINTED = -1
+
+
+@dataclass(frozen=True)
+class Violation:
+    rule: str
+    message: str
+    cells: tuple[Cell, ...]
+    parts: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"rule": self.rule, "message": self.message, "cells": [list(c) for c in self.cells],
+                "parts": list(self.parts)}
+
+
+@dataclass(frozen=True)
+class Filling:
+    """What the space holds: each filled cell's colour and what fills it (a part's index, or PRINTED)."""
+
+    colours: dict[Cell, str]
+    owner: dict[Cell, int]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    filling: Filling
+    violations: tuple[Violation, ...]
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+
+def check(puzzle: Puzzle) -> Verdict:
+    """Fill the space with the placed parts and report every rule they break."""
+    space = puzzle.space
+    colours: dict[Cell, str] = {cell: space.player for cell in space.premarked}
+    owner: dict[Cell, int] = {cell: PRINTED for cell in space.premarked}
+    violations: list[Violation] = []
+    for placement in puzzle.placed:
+        part = puzzle.parts[placement.part]
+        cells = covered(part, placement)
+        outside = tuple(sorted(cell for cell in cells if not space.inside(cell)))
+        if outside:
+            violations.append(Violation("inside", f"part {placement.part} ({part.label()}) reaches outside the "
+                                        f"{space.rows} x {space.cols} space", outside, (placement.part,)))
+        for cell, colour in sorted(cells.items()):
+            if not space.inside(cell):
+                continue
+            under = owner.get(cell, PRINTED)
+            if cell in owner and under != PRINTED:
+                violations.append(Violation("overlap", f"parts {under} and {placement.part} lie on one cell",
+                                            (cell,), (under, placement.part)))
+                continue
+            colours[cell], owner[cell] = colour, placement.part
+    for (row, col), colour in sorted(colours.items()):
+        if colour == WHITE:
+            continue
+        for other in ((row, col + 1), (row + 1, col)):
+            if colours.get(other) == colour:
+                touching = tuple(sorted({owner[(row, col)], owner[other]} - {PRINTED}))
+                violations.append(Violation("same-colour", f"two {colour} cells touch", ((row, col), other), touching))
+    return Verdict(Filling(colours, owner), tuple(violations))

@@ -1,0 +1,133 @@
+"""Pictures of a production space: the terminal drawing and a standalone SVG.
+
+Both show the same things, so a player who reads one reads the other: each cell in its colour and labelled with
+the part that fills it (a dot where the printed premarked monomino shows), the shipped rectangle outlined, the
+lines of its cuts, and the cells a violation names.
+"""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from rich.text import Text
+
+from ..render.palette import SVG_COLORS, TERM_COLORS, ink_for
+from .check import PRINTED, Filling
+from .parts import Cell
+from .puzzle import Space
+from .shipping import Shipment
+
+#: a cell's label: the part's index, or this where the premarked monomino shows
+PRINTED_MARK = "•"
+EMPTY_BG = "grey30"
+SVG_CELL = 44
+SVG_MARGIN = 30
+SVG_TITLE = 40
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+def _label(owner: int | None) -> str:
+    return "" if owner is None else PRINTED_MARK if owner == PRINTED else str(owner)
+
+
+def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None = None,
+                     highlight: frozenset[Cell] | set[Cell] = frozenset()) -> Text:
+    """Rows of 4-character cells: colour, part label; the shipped cells in brackets, a violation's cells in
+    reverse video, cut-away cells dimmed."""
+    shipped = set(shipment.cells) if shipment else set()
+    text = Text()
+    text.append("    " + "".join(f"{col:^4}" for col in range(space.cols)) + "\n", style="dim")
+    for row in range(space.rows):
+        text.append(f"{row:>3} ", style="dim")
+        for col in range(space.cols):
+            cell = (row, col)
+            colour = filling.colours.get(cell)
+            background = TERM_COLORS.get(colour, EMPTY_BG) if colour else EMPTY_BG
+            ink = "grey0" if colour and ink_for(colour) == "black" else "grey100"
+            label = _label(filling.owner.get(cell))
+            body = f"[{label:^2}]" if cell in shipped else f" {label:^2} "
+            style = f"{ink} on {background}"
+            if cell in highlight:
+                style += " reverse bold"
+            elif shipment and colour and cell not in shipped:
+                style += " dim"
+            text.append(body, style=style)
+        text.append("\n")
+    return text
+
+
+def caption(shipment: Shipment | None) -> str:
+    """One line that says what the outlined rectangle scores."""
+    if shipment is None:
+        return "nothing to ship: no 2 x 2 of the space is filled"
+    cuts = f"{shipment.cuts} cut{'s' * (shipment.cuts != 1)}" + (f" ({', '.join(shipment.cut_sides)})"
+                                                                   if shipment.cuts else "")
+    whites = f"{shipment.whites} white{'s' * (shipment.whites != 1)}"
+    colour = " or ".join(shipment.colours)
+    gold = f", +{shipment.robo_gold} RG" if shipment.robo_gold else ""
+    return (f"ships {shipment.rows} x {shipment.cols} at {list((shipment.top, shipment.left))}: base {shipment.base}"
+            f" - {cuts} - {whites} = {shipment.score} VP{gold}; product {colour}")
+
+
+def _rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
+    extra = "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items())
+    return f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}"{extra}/>'
+
+
+def _svg_text(x: float, y: float, text: str, size: int, fill: str = "#222", weight: str = "normal") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="{FONT}" font-weight="{weight}" '
+            f'fill="{fill}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
+
+
+def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title: str,
+                highlight: frozenset[Cell] | set[Cell] = frozenset()) -> str:
+    """The space as SVG: coloured cells with their part's label, thick lines between parts, the shipped
+    rectangle outlined in black with its cut lines dashed, a violation's cells outlined in magenta."""
+    lines = [caption(shipment)]
+    # wide enough for the title (18 px bold: 0.6 em a character at most) and the caption (14 px)
+    width = max(space.cols * SVG_CELL, int(max(0.6 * 18 * len(title), 0.56 * 14 * len(lines[0])))) + 2 * SVG_MARGIN
+    height = SVG_TITLE + 2 * SVG_MARGIN + space.rows * SVG_CELL + 24
+    x0, y0 = (width - space.cols * SVG_CELL) / 2, SVG_TITLE + SVG_MARGIN
+
+    def corner(cell: Cell) -> tuple[float, float]:
+        return x0 + cell[1] * SVG_CELL, y0 + cell[0] * SVG_CELL
+
+    body = [_rect(0, 0, width, height, fill="#fbf8f1"),
+            _svg_text(width / 2, SVG_TITLE / 2 + 4, title, 18, weight="bold")]
+    for cell in space.cells:
+        x, y = corner(cell)
+        colour = filling.colours.get(cell)
+        fill = SVG_COLORS.get(colour, "#d9d2c3") if colour else "#e9e2d2"
+        body.append(_rect(x, y, SVG_CELL, SVG_CELL, fill=fill, stroke="#8a7d66", stroke_width=1))
+        if cell in space.premarked and filling.owner.get(cell) != PRINTED:   # covered: the printed mark beneath
+            body.append(f'<circle cx="{x + 7:.1f}" cy="{y + 7:.1f}" r="3" fill="{SVG_COLORS[space.player]}" '
+                        'stroke="#222" stroke-width="0.8"/>')
+        label = _label(filling.owner.get(cell))
+        if label:
+            body.append(_svg_text(x + SVG_CELL / 2, y + SVG_CELL / 2, label, 15,
+                                  fill=ink_for(colour) if colour else "#222", weight="bold"))
+    for (row, col) in space.cells:   # thick lines where two parts (or a part and the empty space) meet
+        here = filling.owner.get((row, col))
+        for other, (ax, ay, bx, by) in (((row, col + 1), (1, 0, 1, 1)), ((row + 1, col), (0, 1, 1, 1))):
+            if space.inside(other) and filling.owner.get(other) != here and (here is not None
+                                                                              or filling.owner.get(other) is not None):
+                x, y = corner((row, col))
+                body.append(f'<line x1="{x + ax * SVG_CELL:.1f}" y1="{y + ay * SVG_CELL:.1f}" '
+                            f'x2="{x + bx * SVG_CELL:.1f}" y2="{y + by * SVG_CELL:.1f}" stroke="#222" stroke-width="3"/>')
+    body.append(_rect(x0, y0, space.cols * SVG_CELL, space.rows * SVG_CELL, fill="none", stroke="#5a4a32",
+                      stroke_width=3))
+    for cell in sorted(highlight):
+        x, y = corner(cell)
+        body.append(_rect(x + 3, y + 3, SVG_CELL - 6, SVG_CELL - 6, fill="none", stroke="#e020c0", stroke_width=4))
+    if shipment is not None:
+        x, y = corner((shipment.top, shipment.left))
+        w, h = shipment.cols * SVG_CELL, shipment.rows * SVG_CELL
+        body.append(_rect(x, y, w, h, fill="none", stroke="#000", stroke_width=5))
+        cut_lines = {"top": (x0, y, x0 + space.cols * SVG_CELL, y), "bottom": (x0, y + h, x0 + space.cols * SVG_CELL, y + h),
+                     "left": (x, y0, x, y0 + space.rows * SVG_CELL), "right": (x + w, y0, x + w, y0 + space.rows * SVG_CELL)}
+        for side in shipment.cut_sides:
+            ax, ay, bx, by = cut_lines[side]
+            body.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#000" '
+                        'stroke-width="2" stroke-dasharray="6 4"/>')
+    body.append(_svg_text(width / 2, height - 18, lines[0], 14))
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">\n' + "\n".join(body) + "\n</svg>\n")

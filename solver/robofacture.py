@@ -1,0 +1,276 @@
+"""CP-SAT for the Robofacture parts puzzle (RULES 3): place some of the parts at hand to ship the best product.
+
+The parts already placed stay where they are (a placed part is not moved in the game); every other part is placed
+once or left aside. One model holds the placements (a literal per part, turn, flip and position, pruned where it
+would overlap a placed part or touch a same-coloured placed cell), each cell's colour, the one shipped rectangle
+and its cuts and white cells. Its objective is lexicographic: the shipping score, then the Robo Gold, then the
+fewest parts placed (those left over are kept for another space).
+
+The answer is judged by `models.robofacture.check` and `shipping`, which never see this model: a placement the
+checker rejects, or a score it computes otherwise, raises `RobofactureDisagreement`.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ortools.sat.python import cp_model
+
+from models.robofacture.check import Verdict, check
+from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, orientations
+from models.robofacture.puzzle import MAX_PARTS, Puzzle
+from models.robofacture.shipping import BASES, Shipment, best_shipment
+
+from .search import Interrupt, in_worker_thread, solver_parameters
+
+#: the objective's weights: a point of score outweighs all the RG (at most 5), which outweighs every part saved
+PART_WEIGHT = 1
+GOLD_WEIGHT = MAX_PARTS + 1
+SCORE_WEIGHT = GOLD_WEIGHT * 10
+
+Progress = Callable[[float, float, float], None]   # (best score, bound on the score, elapsed seconds)
+
+
+class RobofactureDisagreement(AssertionError):
+    """The model's answer and the rule checker's reading of it differ: a bug in one of them."""
+
+
+class PlacedPartsIllegal(ValueError):
+    """The parts already placed break a rule: nothing placed later can mend that."""
+
+
+@dataclass(frozen=True)
+class RobofactureResult:
+    status: str                     # OPTIMAL, FEASIBLE, INFEASIBLE or UNKNOWN
+    puzzle: Puzzle                  # with the placements found (the given ones when there is no answer)
+    shipment: Shipment | None
+    bound: int | None               # on the score
+    seconds: float
+    unique: bool | None = None      # with `unique`: whether another filling scores as much (None: not settled)
+    interrupted: bool = False
+
+    def to_dict(self) -> dict:
+        result = {"status": self.status, "seconds": round(self.seconds, 2), "bound": self.bound,
+                  "shipment": self.shipment.to_dict() if self.shipment else None}
+        if self.unique is not None:
+            result["unique"] = self.unique
+        return result
+
+
+@dataclass
+class _Model:
+    model: cp_model.CpModel
+    choices: list[tuple[Placement, cp_model.IntVar]]
+    colour: dict[Cell, dict[str, cp_model.LinearExpr]]
+    objective: cp_model.LinearExpr
+
+
+def _sides(rows: int, cols: int) -> list[tuple[int, int]]:
+    return sorted({(a, b) for a, b in BASES} | {(b, a) for a, b in BASES})
+
+
+def _candidates(puzzle: Puzzle, fixed: dict[Cell, str], fixed_owner: set[Cell]) -> list[tuple[Placement, dict]]:
+    """Every placement of every unplaced part that stays inside, covers no placed part and sets no colour beside
+    the same placed colour: the rules that need no other free part to judge."""
+    space = puzzle.space
+    placed = {p.part for p in puzzle.placed}
+    found = []
+    for index, part in enumerate(puzzle.parts):
+        if index in placed:
+            continue
+        for rotation, flip in orientations(part):
+            for row in range(space.rows):
+                for col in range(space.cols):
+                    placement = Placement(index, (row, col), rotation, flip)
+                    cells = covered(part, placement)
+                    if not all(space.inside(c) for c in cells) or any(c in fixed_owner for c in cells):
+                        continue
+                    if any(colour != WHITE and fixed.get(n) == colour and n not in cells
+                           for (r, c), colour in cells.items() for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))):
+                        continue
+                    found.append((placement, cells))
+    return found
+
+
+def _require(model: cp_model.CpModel, condition, enforced_by: cp_model.IntVar | None = None) -> None:
+    """`model.Add(condition)`, where a condition over constants only arrives as a plain bool: true adds
+    nothing, false forbids its enforcing literal (or the whole model)."""
+    if isinstance(condition, bool):
+        if not condition:
+            model.Add(enforced_by == 0) if enforced_by is not None else model.AddBoolOr([])
+        return
+    constraint = model.Add(condition)
+    if enforced_by is not None:
+        constraint.OnlyEnforceIf(enforced_by)
+
+
+def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
+    space = puzzle.space
+    model = cp_model.CpModel()
+    filling = verdict.filling
+    fixed_owner = {cell for cell, owner in filling.owner.items() if owner >= 0}
+    fixed = {cell: colour for cell, colour in filling.colours.items() if cell in fixed_owner}
+    choices = []
+    covers: dict[Cell, list[tuple[cp_model.IntVar, str]]] = {cell: [] for cell in space.cells}
+    per_part: dict[int, list[cp_model.IntVar]] = {}
+    for placement, cells in _candidates(puzzle, fixed, fixed_owner):
+        literal = model.NewBoolVar(f"p{placement.part}_{placement.cell}_{placement.rotation}_{placement.flip}")
+        choices.append((placement, literal))
+        per_part.setdefault(placement.part, []).append(literal)
+        for cell, colour in cells.items():
+            covers[cell].append((literal, colour))
+    unplaced = [i for i in range(len(puzzle.parts)) if i not in {p.part for p in puzzle.placed}]
+    for index in unplaced:
+        literals = per_part.get(index, [])
+        (model.AddExactlyOne if all_parts else model.AddAtMostOne)(literals)
+    colour: dict[Cell, dict[str, cp_model.LinearExpr]] = {}
+    filled: dict[Cell, cp_model.LinearExpr] = {}
+    for cell in space.cells:
+        on_cell = [literal for literal, _ in covers[cell]]
+        model.AddAtMostOne(on_cell)
+        colour[cell] = {k: sum(literal for literal, c in covers[cell] if c == k) for k in COLOURS}
+        if cell in fixed:
+            colour[cell][fixed[cell]] = colour[cell][fixed[cell]] + 1
+        elif cell in space.premarked:   # the printed monomino shows where no part covers it
+            colour[cell][space.player] = colour[cell][space.player] + 1 - sum(on_cell)
+        filled[cell] = sum(colour[cell].values())
+    for (row, col) in space.cells:
+        for other in ((row, col + 1), (row + 1, col)):
+            if space.inside(other):
+                for k in COLOURS:
+                    if k != WHITE:
+                        _require(model, colour[(row, col)][k] + colour[other][k] <= 1)
+    # the shipped rectangle: exactly one, wholly filled
+    rectangles = [(top, left, rows, cols) for rows, cols in _sides(space.rows, space.cols)
+                  for top in range(space.rows - rows + 1) for left in range(space.cols - cols + 1)]
+    chosen = {r: model.NewBoolVar(f"ship_{r}") for r in rectangles}
+    model.AddExactlyOne(chosen.values())
+    for (top, left, rows, cols), literal in chosen.items():
+        for r in range(top, top + rows):
+            for c in range(left, left + cols):
+                _require(model, filled[(r, c)] >= 1, literal)
+    # cuts: a side is cut when a filled cell lies beyond its line
+    row_filled = {r: model.NewBoolVar(f"row{r}") for r in range(space.rows)}
+    col_filled = {c: model.NewBoolVar(f"col{c}") for c in range(space.cols)}
+    for (r, c), expression in filled.items():
+        model.Add(row_filled[r] >= expression)
+        model.Add(col_filled[c] >= expression)
+    cuts = []
+    for side, lines, edge in (("top", row_filled, lambda t, l, h, w: range(0, t)),
+                              ("bottom", row_filled, lambda t, l, h, w: range(t + h, space.rows)),
+                              ("left", col_filled, lambda t, l, h, w: range(0, l)),
+                              ("right", col_filled, lambda t, l, h, w: range(l + w, space.cols))):
+        cut = model.NewBoolVar(f"cut_{side}")
+        cuts.append(cut)
+        for rectangle, literal in chosen.items():
+            for line in edge(*rectangle):
+                model.AddBoolOr([cut, literal.Not(), lines[line].Not()])
+    inside = {cell: sum(literal for (t, l, h, w), literal in chosen.items() if t <= cell[0] < t + h and l <= cell[1] < w + l)
+              for cell in space.cells}
+    whites = []
+    for cell in space.cells:
+        white = model.NewBoolVar(f"white{cell}")
+        model.Add(white >= colour[cell][WHITE] + inside[cell] - 1)
+        whites.append(white)
+    base = sum(literal * BASES[(min(h, w), max(h, w))][0] for (_, _, h, w), literal in chosen.items())
+    gold = sum(literal * BASES[(min(h, w), max(h, w))][1] for (_, _, h, w), literal in chosen.items())
+    score = base - sum(cuts) - sum(whites)
+    objective = SCORE_WEIGHT * score + GOLD_WEIGHT * gold - PART_WEIGHT * sum(literal for _, literal in choices)
+    model.Maximize(objective)
+    return _Model(model, choices, colour, objective)
+
+
+def _score_of(objective: float) -> int:
+    """The shipping score inside an objective value: SCORE_WEIGHT * score plus at most 5 * GOLD_WEIGHT of RG,
+    less at most MAX_PARTS parts, so the floor after adding MAX_PARTS back is the score (also of a bound)."""
+    return (round(objective) + MAX_PARTS) // SCORE_WEIGHT
+
+
+class _Keeper(cp_model.CpSolverSolutionCallback):
+    """Keeps the best placements found and reports (score, bound, elapsed) as it goes."""
+
+    def __init__(self, built: _Model, progress: Progress | None, start: float):
+        super().__init__()
+        self.built, self.progress, self.start = built, progress, start
+        self.best: tuple[Placement, ...] | None = None
+
+    def on_solution_callback(self) -> None:
+        self.best = tuple(p for p, literal in self.built.choices if self.Value(literal))
+        if self.progress is not None:
+            self.progress(_score_of(self.ObjectiveValue()), _score_of(self.BestObjectiveBound()),
+                          time.monotonic() - self.start)
+
+
+def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: int | None) -> tuple[Puzzle, Shipment | None]:
+    """The answer as the checker sees it; a disagreement with the model is raised, never shown."""
+    answer = puzzle.with_placed(tuple(sorted(puzzle.placed + placed, key=lambda p: p.part)))
+    verdict = check(answer)
+    if not verdict.legal:
+        raise RobofactureDisagreement(f"the solver's placement breaks {verdict.violations[0].rule}: "
+                                      f"{verdict.violations[0].message}")
+    shipment = best_shipment(verdict.filling.colours)
+    if claimed is not None and (shipment is None or shipment.score != claimed):
+        raise RobofactureDisagreement(f"the solver claims {claimed}, the checker scores "
+                                      f"{shipment.score if shipment else 'no shipment'}")
+    return answer, shipment
+
+
+def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed: int = 0, all_parts: bool = False,
+                unique: bool = False, progress: Progress | None = None) -> RobofactureResult:
+    """The best placement of the unplaced parts, judged by the checker; with `unique`, whether the best filling
+    is the only one that scores as much (a puzzle designer's question)."""
+    start = time.monotonic()
+    verdict = check(puzzle)
+    if not verdict.legal:
+        first = verdict.violations[0]
+        raise PlacedPartsIllegal(f"the parts already placed break '{first.rule}': {first.message} "
+                                 f"(cells {[list(c) for c in first.cells]})")
+    built = _build(puzzle, verdict, all_parts)
+    solver = cp_model.CpSolver()
+    with Interrupt() as interrupt:
+        solver_parameters(solver, time_limit, workers, seed)
+        interrupt.solver = solver
+        keeper = _Keeper(built, progress, start)
+        status = in_worker_thread(lambda: solver.Solve(built.model, keeper))[1]
+        name = solver.StatusName(status)
+        stopped = interrupt.flag
+    seconds = time.monotonic() - start
+    if keeper.best is None:
+        status_name = "INFEASIBLE" if name == "INFEASIBLE" else "UNKNOWN"
+        return RobofactureResult(status_name, puzzle, None, None, seconds, interrupted=stopped)
+    claimed = _score_of(solver.ObjectiveValue()) if name in ("OPTIMAL", "FEASIBLE") else None
+    answer, shipment = _judged(puzzle, keeper.best, claimed)
+    bound = _score_of(solver.BestObjectiveBound())
+    result_status = "OPTIMAL" if name == "OPTIMAL" and not stopped else "FEASIBLE"
+    settled = None
+    if unique and result_status == "OPTIMAL":
+        settled = _is_unique(built, answer, solver.ObjectiveValue(), time_limit - (time.monotonic() - start),
+                             workers, seed)
+    return RobofactureResult(result_status, answer, shipment, bound, time.monotonic() - start, settled, stopped)
+
+
+def _is_unique(built: _Model, answer: Puzzle, optimum: float, time_limit: float, workers: int, seed: int
+               ) -> bool | None:
+    """Whether no other filling of the space (its cells and their colours) is as good: as many points, as much
+    RG, as few parts. The model again, held at the optimum, with this filling forbidden; None when the time runs
+    out first. (Spare parts laid where a side is cut anyway cost no point, so "as good" counts the parts too.)"""
+    if time_limit <= 0:
+        return None
+    colours = check(answer).filling.colours
+    model = built.model
+    same = []
+    for cell, expressions in built.colour.items():
+        if cell in colours:
+            same.append(expressions[colours[cell]])
+        else:
+            same.append(1 - sum(expressions.values()))
+    model.Add(sum(same) <= len(same) - 1)
+    model.Add(built.objective >= round(optimum))
+    model.ClearObjective()
+    solver = cp_model.CpSolver()
+    solver_parameters(solver, time_limit, workers, seed)
+    status = solver.Solve(model)
+    if status == cp_model.INFEASIBLE:
+        return True
+    return False if status in (cp_model.FEASIBLE, cp_model.OPTIMAL) else None

@@ -1,0 +1,166 @@
+"""`factoryfun robofacture`: the Robofacture parts puzzle's commands (check, ship, solve), thin over
+models/robofacture and solver/robofacture.
+
+Loaded when named (cli.py's LAZY), like `solve`: only `solve` needs CP-SAT, and it imports it when it runs.
+Exit codes follow `check` and `solve`: 0 legal / answered, 1 illegal / no answer, 2 unreadable input.
+"""
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.table import Table
+
+from models.clickopts import (CheckedGroup, json_option, output_option, seed_option, time_limit_option,
+                              workers_option)
+from models.errors import DocumentError
+from models.jsonio import json_text, write_text
+from models.robofacture.check import Verdict, check
+from models.robofacture.puzzle import Puzzle, load_puzzle
+from models.robofacture.render import caption, svg_picture, terminal_picture
+from models.robofacture.shipping import Shipment, best_shipment, shipments
+from models.terminal import Terminal
+
+_out = Terminal()
+_err = Terminal(stderr=True)
+ILLEGAL_EXIT = 1
+
+PUZZLE_ARGUMENT = click.argument("puzzle_path", type=click.Path(dir_okay=False))
+SVG_OPTION = output_option("--svg", "svg_path", help="Write the production space as SVG.")
+
+
+@click.group(cls=CheckedGroup)
+def robofacture() -> None:
+    """The Robofacture parts puzzle (RULES.md section 3): check a production space, ship it, or place parts
+    for the best shipment."""
+
+
+def _print_json(value) -> None:
+    click.echo(json_text(value), nl=False)
+
+
+def _write(path: str, text: str) -> None:
+    write_text(path, text)
+    _err.print(f"wrote {path}")
+
+
+def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path: str | None, source: str,
+          show: bool = True) -> None:
+    highlight = {cell for v in verdict.violations for cell in v.cells}
+    if show:
+        _out.print(terminal_picture(puzzle.space, verdict.filling, shipment, highlight), soft_wrap=True)
+        _out.print(caption(shipment) if verdict.legal else "illegal: nothing ships until the rules hold")
+    if svg_path:
+        _write(svg_path, svg_picture(puzzle.space, verdict.filling, shipment, source, highlight))
+
+
+def _violations(verdict: Verdict) -> None:
+    table = Table(title=f"{len(verdict.violations)} rule(s) broken", title_justify="left")
+    for heading in ("rule", "what", "cells", "parts"):
+        table.add_column(heading)
+    for v in verdict.violations:
+        table.add_row(v.rule, v.message, " ".join(f"[{r},{c}]" for r, c in v.cells), " ".join(map(str, v.parts)))
+    _out.print(table)
+
+
+@robofacture.command("check")
+@PUZZLE_ARGUMENT
+@json_option('Print {"legal": ..., "violations": [{"rule", "message", "cells", "parts"}]}.')
+@SVG_OPTION
+def check_command(puzzle_path: str, as_json: bool, svg_path: str | None) -> None:
+    """Check where the parts lie: inside the space, never over another part (premarked cells may be covered),
+    no two touching cells of one colour except white. Exit 0 legal, 1 illegal, 2 unreadable."""
+    puzzle = load_puzzle(puzzle_path)
+    verdict = check(puzzle)
+    if as_json:
+        _print_json({"legal": verdict.legal, "violations": [v.to_dict() for v in verdict.violations]})
+    else:
+        _out.print(f"{puzzle_path}: {'legal' if verdict.legal else 'ILLEGAL'}")
+    shipment = best_shipment(verdict.filling.colours) if verdict.legal else None
+    _draw(puzzle, verdict, shipment, svg_path, puzzle_path, show=not as_json)
+    if not verdict.legal and not as_json:
+        _violations(verdict)
+    sys.exit(0 if verdict.legal else ILLEGAL_EXIT)
+
+
+@robofacture.command("ship")
+@PUZZLE_ARGUMENT
+@click.option("--all", "list_all", is_flag=True, help="List every rectangle the space can ship, best first.")
+@json_option('Print {"legal", "shipment", "shipments"} (shipments with --all).')
+@SVG_OPTION
+def ship_command(puzzle_path: str, list_all: bool, as_json: bool, svg_path: str | None) -> None:
+    """The best shipment of the filled space: the rectangle (2 x 2 to 4 x 4) whose base, less its cuts and the
+    white cells in it, scores most. Exit 1 when the space breaks a rule or nothing can ship."""
+    puzzle = load_puzzle(puzzle_path)
+    verdict = check(puzzle)
+    found = shipments(verdict.filling.colours) if verdict.legal else []
+    best = found[0] if found else None
+    if as_json:
+        document = {"legal": verdict.legal, "shipment": best.to_dict() if best else None}
+        if list_all:
+            document["shipments"] = [s.to_dict() for s in found]
+        _print_json(document)
+    _draw(puzzle, verdict, best, svg_path, puzzle_path, show=not as_json)
+    if not as_json:
+        if not verdict.legal:
+            _violations(verdict)
+        elif list_all and found:
+            table = Table(title=f"{len(found)} ways to ship", title_justify="left")
+            for heading in ("cell", "size", "base", "cuts", "whites", "score", "RG", "product"):
+                table.add_column(heading, justify="right" if heading not in ("product", "cuts") else "left")
+            for s in found:
+                cuts = f"{s.cuts} {','.join(s.cut_sides)}".strip()
+                table.add_row(f"[{s.top},{s.left}]", f"{s.rows} x {s.cols}", str(s.base), cuts, str(s.whites),
+                              str(s.score), str(s.robo_gold), "/".join(s.colours))
+            _out.print(table)
+    sys.exit(0 if best is not None else ILLEGAL_EXIT)
+
+
+@robofacture.command("solve")
+@PUZZLE_ARGUMENT
+@time_limit_option(30.0, "Seconds for the search.")
+@workers_option()
+@seed_option()
+@click.option("--all-parts", is_flag=True, help="Every part at hand must be placed (default: parts may be left "
+              "aside, and at equal score the fewest are placed).")
+@click.option("--unique", is_flag=True, help="Also prove whether the best filling is the only one as good.")
+@output_option("--out", "out_path", help="Write the puzzle with the placements found and its result.")
+@SVG_OPTION
+@json_option("Print the puzzle with the placements found and its result.")
+def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, all_parts: bool, unique: bool,
+                  out_path: str | None, svg_path: str | None, as_json: bool) -> None:
+    """Place the unplaced parts (the placed ones stay) for the best shipment: most points, then most RG, then
+    fewest parts. Progress on stderr; Ctrl-C stops with the best placement found so far."""
+    from .command import ProgressLines
+    from .robofacture import PlacedPartsIllegal, solve_parts
+
+    puzzle = load_puzzle(puzzle_path)
+    progress = ProgressLines(lambda line: _err.print(f"[dim]{line}[/]"), nothing="placement")
+    try:
+        with progress:
+            result = solve_parts(puzzle, time_limit, workers, seed, all_parts, unique, progress)
+    except PlacedPartsIllegal as exc:
+        raise DocumentError(puzzle_path, "placed", str(exc)) from None
+    document = result.puzzle.to_dict() | {"result": result.to_dict()}
+    if out_path:
+        _write(out_path, json_text(document))
+    if as_json:
+        _print_json(document)
+    verdict = check(result.puzzle)
+    if result.shipment is None:
+        reason = ("no placement of these parts fills a 2 x 2 rectangle within the rules"
+                  + (" with every part placed" if all_parts else "")) if result.status == "INFEASIBLE" else \
+                 "no placement found before the time limit"
+        _err.print(f"{result.status}: {reason}")
+        sys.exit(ILLEGAL_EXIT)
+    if not as_json:
+        _out.print(f"{result.status}: score {result.shipment.score}, bound {result.bound}, "
+                   f"{result.seconds:.1f}s" + _uniqueness(result.unique, unique))
+    _draw(result.puzzle, verdict, result.shipment, svg_path, puzzle_path, show=not as_json)
+
+
+def _uniqueness(settled: bool | None, asked: bool) -> str:
+    if not asked:
+        return ""
+    return {True: "; the best filling is unique", False: "; another filling is as good",
+            None: "; uniqueness not settled"}[settled]

@@ -1,0 +1,153 @@
+"""Robofacture parts puzzle (RULES 3): every rule broken and honoured, the parts' colouring, and shipping."""
+from __future__ import annotations
+
+import pytest
+
+from models.robofacture.check import PRINTED, check
+from models.robofacture.parts import SHAPES, Part, Placement, covered, orientations
+from models.robofacture.puzzle import Puzzle, Space
+from models.robofacture.shipping import BASES, Shipment, base_of, best_shipment, product_colours, shipment_at, shipments
+
+RED, BLUE, WHITE = Part("mono", ("red",)), Part("mono", ("blue",)), Part("mono", ("white",))
+
+
+def puzzle(rows, cols, parts, placed, player="red", premarked=()):
+    return Puzzle(Space(rows, cols, player, frozenset(premarked)), tuple(parts),
+                  tuple(Placement(i, cell, rot, flip) for i, cell, rot, flip in placed))
+
+
+def rules_of(p):
+    return sorted({v.rule for v in check(p).violations})
+
+
+def filled_from(picture: str) -> dict:
+    """'rb.\\nw..' -> filled cells: r red, b blue, y yellow, g green, w white, . empty."""
+    names = {"r": "red", "b": "blue", "y": "yellow", "g": "green", "w": "white"}
+    return {(r, c): names[ch] for r, line in enumerate(picture.split()) for c, ch in enumerate(line) if ch != "."}
+
+
+# -- parts: shapes, checkerboard colours, turns and flips ---------------------------------------------------
+def test_part_shapes_have_their_printed_sizes():
+    assert {kind: len(cells) for kind, cells in SHAPES.items()} == {
+        "mono": 1, "I3": 3, "L3": 3, "L4": 4, "T4": 4, "S4": 4, "L5": 5, "T5": 5, "M5": 5}
+
+
+@pytest.mark.parametrize("kind", [k for k in SHAPES if k != "mono"])
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+@pytest.mark.parametrize("flip", [False, True])
+def test_a_placed_part_keeps_its_checkerboard(kind, rotation, flip):
+    cells = covered(Part(kind, ("red", "blue")), Placement(0, (3, 3), rotation, flip))
+    assert len(cells) == len(SHAPES[kind]) and min(r for r, _ in cells) == 3 and min(c for _, c in cells) == 3
+    for (r, c), colour in cells.items():
+        for other in ((r, c + 1), (r + 1, c)):
+            if other in cells:
+                assert cells[other] != colour   # touching cells of a part always differ
+
+
+def test_turning_an_i3_stands_it_up_and_flipping_an_l3_mirrors_it():
+    i3 = Part("I3", ("red", "blue"))
+    assert covered(i3, Placement(0, (0, 0), 90)) == {(0, 0): "red", (1, 0): "blue", (2, 0): "red"}
+    l3 = Part("L3", ("red", "blue"))
+    assert set(covered(l3, Placement(0, (0, 0)))) == {(0, 0), (1, 0), (1, 1)}
+    assert set(covered(l3, Placement(0, (0, 0), 0, True))) == {(0, 1), (1, 1), (1, 0)}
+
+
+def test_orientations_are_the_distinct_coloured_pictures():
+    assert len(orientations(RED)) == 1
+    assert len(orientations(Part("I3", ("red", "blue")))) == 2
+    assert len(orientations(Part("T5", ("red", "blue")))) == 4
+    assert len(orientations(Part("L4", ("red", "blue")))) == 8
+
+
+# -- the space's rules ----------------------------------------------------------------------------------------
+def test_a_part_inside_the_space_is_legal_and_one_reaching_out_is_not():
+    i3 = Part("I3", ("red", "blue"))
+    assert rules_of(puzzle(3, 3, [i3], [(0, (0, 0), 0, False)])) == []
+    broken = check(puzzle(3, 3, [i3], [(0, (0, 1), 0, False)]))
+    assert [v.rule for v in broken.violations] == ["inside"] and broken.violations[0].cells == ((0, 3),)
+
+
+def test_parts_never_overlap():
+    assert rules_of(puzzle(2, 2, [RED, BLUE], [(0, (0, 0), 0, False), (1, (0, 0), 0, False)])) == ["overlap"]
+    assert rules_of(puzzle(2, 2, [RED, BLUE], [(0, (0, 0), 0, False), (1, (1, 1), 0, False)])) == []
+
+
+def test_a_premarked_cell_may_be_covered_and_shows_the_player_colour_until_then():
+    open_space = check(puzzle(2, 2, [], [], player="green", premarked=[(1, 1)]))
+    assert open_space.filling.colours == {(1, 1): "green"} and open_space.filling.owner == {(1, 1): PRINTED}
+    covered_space = check(puzzle(2, 2, [BLUE], [(0, (1, 1), 0, False)], player="green", premarked=[(1, 1)]))
+    assert covered_space.legal and covered_space.filling.colours == {(1, 1): "blue"}
+
+
+def test_same_colour_cells_may_not_touch_except_white():
+    assert rules_of(puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])) == ["same-colour"]
+    assert rules_of(puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (1, 1), 0, False)])) == []   # diagonal
+    assert rules_of(puzzle(2, 2, [WHITE, WHITE], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])) == []
+
+
+def test_a_premarked_cell_counts_for_the_colour_rule():
+    broken = check(puzzle(2, 2, [RED], [(0, (0, 1), 0, False)], player="red", premarked=[(0, 0)]))
+    assert [v.rule for v in broken.violations] == ["same-colour"] and broken.violations[0].parts == (0,)
+    assert check(puzzle(2, 2, [BLUE], [(0, (0, 1), 0, False)], player="red", premarked=[(0, 0)])).legal
+
+
+def test_every_violation_is_reported_not_only_the_first():
+    p = puzzle(2, 3, [RED, RED, Part("I3", ("blue", "red"))],
+               [(0, (0, 0), 0, False), (1, (0, 1), 0, False), (2, (1, 1), 0, False)])
+    assert rules_of(p) == ["inside", "same-colour"]
+
+
+# -- shipping ---------------------------------------------------------------------------------------------------
+def test_the_base_table_of_rules_3():
+    assert {size: base_of(*size) for size in BASES} == {
+        (2, 2): (1, 0), (2, 3): (3, 0), (2, 4): (3, 0), (3, 3): (6, 1), (3, 4): (10, 3), (4, 4): (15, 5)}
+    assert base_of(4, 3) == base_of(3, 4) and base_of(1, 4) is None and base_of(2, 5) is None and base_of(5, 5) is None
+
+
+def test_a_product_is_at_least_2_x_2_and_wholly_filled():
+    assert best_shipment(filled_from("rbr")) is None
+    assert best_shipment(filled_from("rb\nb.")) is None
+    assert shipment_at(filled_from("rb\nbr"), 0, 0, 2, 2).score == 1
+
+
+def test_a_clean_rectangle_has_no_cuts():
+    best = best_shipment(filled_from("rbr\nbrb\nrbr"))
+    assert (best.rows, best.cols, best.cuts, best.score, best.robo_gold) == (3, 3, 0, 6, 1)
+
+
+def test_cuts_count_the_sides_beyond_which_filled_cells_remain():
+    # an L: the 3 x 3 block keeps a tail to the right (one cut) and one below (another)
+    filled = filled_from("rbrb\nbrb.\nrbr.\nb...")
+    s = shipment_at(filled, 0, 0, 3, 3)
+    assert s.cut_sides == ("right", "bottom") and s.score == 6 - 2
+    inner = shipment_at(filled, 1, 1, 2, 2)
+    assert inner.cut_sides == ("top", "right", "bottom", "left") and inner.cuts == 4
+
+
+def test_white_cells_cost_a_point_inside_the_rectangle_only():
+    filled = filled_from("rbw\nbrw")
+    inside = shipment_at(filled, 0, 0, 2, 3)
+    assert inside.whites == 2 and inside.score == 3 - 2
+    cut_away = shipment_at(filled, 0, 0, 2, 2)
+    assert cut_away.whites == 0 and cut_away.cut_sides == ("right",) and cut_away.score == 1 - 1
+    assert best_shipment(filled) == inside   # 1 point either way; the wider one, as the order says
+
+
+def test_4_x_4_is_the_largest_product():
+    big = filled_from("\n".join(("rb" * 3)[i % 2:][:5] for i in range(5)))
+    best = best_shipment(big)
+    assert (best.rows, best.cols, best.cuts, best.score) == (4, 4, 2, 13)
+
+
+def test_at_equal_score_the_shipment_paying_more_robo_gold_comes_first():
+    clean_3x3 = Shipment(0, 0, 3, 3, 6, 1, (), 0, ("red",))
+    cut_3x4 = Shipment(0, 0, 3, 4, 10, 3, ("top", "right", "bottom", "left"), 0, ("red",))
+    assert clean_3x3.score == cut_3x4.score == 6
+    assert sorted([clean_3x3, cut_3x4], key=Shipment.rank) == [cut_3x4, clean_3x3]
+
+
+def test_product_colour_is_the_most_frequent_and_white_loses_ties():
+    assert product_colours(["red", "red", "blue", "white"]) == ("red",)
+    assert product_colours(["red", "white", "white", "red"]) == ("red",)
+    assert product_colours(["red", "blue", "white", "yellow"]) == ("blue", "red", "yellow")
+    assert product_colours(["white", "white", "white", "red"]) == ("white",)

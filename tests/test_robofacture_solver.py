@@ -1,0 +1,189 @@
+"""The Robofacture solver against the checker: hand optima, brute force on small spaces, fixed parts,
+uniqueness, and the commands with their documents and errors."""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from models.paths import INSTANCES
+from models.robofacture.check import check
+from models.robofacture.parts import COLOURS, Part, Placement, covered, orientations
+from models.robofacture.puzzle import Puzzle, Space, parse_puzzle
+from models.robofacture.shipping import best_shipment
+from solver.robofacture import PlacedPartsIllegal, solve_parts
+from tests.cli_errors import one_line_error
+
+EXAMPLES = INSTANCES / "robofacture"
+mono = lambda colour: Part("mono", (colour,))   # noqa: E731 - a test's shorthand
+
+
+def space(rows, cols, **kw):
+    return Space(rows, cols, **kw)
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+# -- hand optima ----------------------------------------------------------------------------------------------
+def test_four_monominoes_make_a_checkered_2_x_2():
+    puzzle = Puzzle(space(2, 2), (mono("red"), mono("blue"), mono("red"), mono("blue")))
+    result = solve_parts(puzzle, time_limit=10, workers=1)
+    assert result.status == "OPTIMAL" and result.shipment.score == 1 and result.bound == 1
+    assert check(result.puzzle).legal and len(result.puzzle.placed) == 4
+
+
+def test_a_third_red_cannot_join_a_2_x_2_so_all_parts_is_infeasible():
+    parts = (mono("red"), mono("red"), mono("red"), mono("blue"))
+    assert solve_parts(Puzzle(space(2, 2), parts), 10, 1).shipment is None   # no 2 x 2 without touching reds
+    assert solve_parts(Puzzle(space(2, 2), parts), 10, 1, all_parts=True).status == "INFEASIBLE"
+
+
+def test_spare_parts_are_left_aside_rather_than_cut_away():
+    parts = (mono("red"), mono("blue"), mono("red"), mono("blue"), mono("green"))
+    result = solve_parts(Puzzle(space(3, 3), parts), 10, 1)
+    assert result.shipment.score == 1 and result.shipment.cuts == 0 and len(result.puzzle.placed) == 4
+
+
+def test_a_white_is_kept_out_unless_it_makes_a_bigger_product():
+    two_by_two = (mono("red"), mono("blue"), mono("red"), mono("white"))
+    assert solve_parts(Puzzle(space(2, 2), two_by_two), 10, 1).shipment.score == 0   # 1 - 1 white: still best
+    wide = (Part("I3", ("red", "blue")), Part("I3", ("blue", "white")), mono("white"))
+    result = solve_parts(Puzzle(space(2, 3), wide), 10, 1)
+    assert result.shipment.rows * result.shipment.cols == 6 and result.shipment.score == 3 - 1
+
+
+def test_placed_parts_stay_where_they_are():
+    puzzle = Puzzle(space(3, 3), (mono("red"), mono("blue"), mono("blue"), mono("red")),
+                    (Placement(0, (2, 2)),))
+    result = solve_parts(puzzle, 10, 1)
+    assert Placement(0, (2, 2)) in result.puzzle.placed and result.shipment.score == 1
+    assert check(result.puzzle).legal
+
+
+def test_illegal_placed_parts_are_refused_before_solving():
+    puzzle = Puzzle(space(2, 2), (mono("red"), mono("red")), (Placement(0, (0, 0)), Placement(1, (0, 1))))
+    with pytest.raises(PlacedPartsIllegal, match="same-colour"):
+        solve_parts(puzzle, 5, 1)
+
+
+def test_uniqueness_is_proved_or_refuted():
+    # a 2 x 2 of red and blue: the reds go on one diagonal or the other, two fillings
+    twin = Puzzle(space(2, 2), (mono("red"), mono("blue"), mono("red"), mono("blue")))
+    assert solve_parts(twin, 10, 1, unique=True).unique is False
+    # a premarked red corner fixes the diagonal: one filling
+    pinned = Puzzle(space(2, 2, premarked=frozenset({(0, 0)})), (mono("blue"), mono("red"), mono("blue")))
+    result = solve_parts(pinned, 10, 1, unique=True)
+    assert result.shipment.score == 1 and result.unique is True
+
+
+# -- brute force: the model's optimum is the checker's on small random spaces ---------------------------------
+def _brute_force(puzzle: Puzzle) -> int | None:
+    """The best score over every choice of placement (or none) per part, judged by the checker alone."""
+    options = []
+    for index, part in enumerate(puzzle.parts):
+        choices = [None]
+        for rotation, flip in orientations(part):
+            for r in range(puzzle.space.rows):
+                for c in range(puzzle.space.cols):
+                    placement = Placement(index, (r, c), rotation, flip)
+                    if all(puzzle.space.inside(cell) for cell in covered(part, placement)):
+                        choices.append(placement)
+        options.append(choices)
+    best = None
+    for combination in itertools.product(*options):
+        verdict = check(puzzle.with_placed(tuple(p for p in combination if p is not None)))
+        if verdict.legal and (shipment := best_shipment(verdict.filling.colours)) is not None:
+            best = shipment.score if best is None else max(best, shipment.score)
+    return best
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_solver_matches_brute_force_on_small_spaces(seed):
+    rng = random.Random(seed)
+    kinds = ["mono", "mono", "I3", "L3"]
+    parts = []
+    for kind in rng.sample(kinds, 3) + ["mono"]:
+        colours = rng.sample(COLOURS, 1 if kind == "mono" else 2)
+        parts.append(Part(kind, tuple(colours)))
+    premarked = frozenset({(rng.randrange(3), rng.randrange(3))}) if seed % 2 else frozenset()
+    puzzle = Puzzle(Space(3, 3, rng.choice(COLOURS[:4]), premarked), tuple(parts))
+    result = solve_parts(puzzle, 20, 1)
+    expected = _brute_force(puzzle)
+    assert (result.shipment.score if result.shipment else None) == expected
+    if expected is not None:
+        assert result.status == "OPTIMAL" and check(result.puzzle).legal
+
+
+# -- documents and commands -------------------------------------------------------------------------------------
+def test_examples_read_and_round_trip():
+    for path in sorted(EXAMPLES.glob("*.json")):
+        document = json.loads(path.read_text())
+        puzzle = parse_puzzle(document, str(path))
+        assert parse_puzzle(puzzle.to_dict(), "again") == puzzle
+
+
+def test_check_exit_codes_and_json():
+    assert run("robofacture", "check", EXAMPLES / "filled-cuts.json").exit_code == 0
+    result = run("robofacture", "check", EXAMPLES / "illegal-touching-and-overlap.json", "--json")
+    assert result.exit_code == 1
+    assert {v["rule"] for v in json.loads(result.stdout)["violations"]} == {"overlap", "same-colour"}
+
+
+def test_ship_names_the_best_rectangle(tmp_path):
+    result = run("robofacture", "ship", EXAMPLES / "filled-cuts.json", "--json", "--all")
+    document = json.loads(result.stdout)
+    assert result.exit_code == 0 and document["shipment"]["score"] == 13
+    assert document["shipment"] == document["shipments"][0] and len(document["shipments"]) > 10
+    svg = tmp_path / "ship.svg"
+    assert run("robofacture", "ship", EXAMPLES / "filled-cuts.json", "--svg", svg).exit_code == 0
+    assert svg.read_text().startswith("<svg") and "stroke-dasharray" in svg.read_text()   # the cut is drawn
+
+
+def test_solve_writes_a_puzzle_the_checker_accepts(tmp_path):
+    out = tmp_path / "answer.json"
+    result = run("robofacture", "solve", EXAMPLES / "parts-4x4.json", "--time-limit", "20", "--workers", "1",
+                 "--out", out)
+    assert result.exit_code == 0 and "OPTIMAL: score 15" in result.stdout
+    answer = json.loads(out.read_text())
+    assert answer["result"]["status"] == "OPTIMAL" and answer["result"]["shipment"]["score"] == 15
+    assert run("robofacture", "check", out).exit_code == 0
+
+
+def test_solve_without_an_answer_exits_1(tmp_path):
+    path = tmp_path / "three-reds.json"
+    path.write_text(json.dumps({"ruleset": "robofacture", "space": {"rows": 2, "cols": 2},
+                                "parts": [{"kind": "mono", "colors": ["red"]}] * 3 + [{"kind": "mono", "colors": ["blue"]}]}))
+    result = run("robofacture", "solve", path, "--all-parts", "--time-limit", "5", "--workers", "1")
+    assert result.exit_code == 1 and "INFEASIBLE" in result.stderr
+
+
+@pytest.mark.parametrize("change, needles", [
+    (lambda d: d.update(extra=1), ["extra", "unknown key"]),
+    (lambda d: d["parts"][0].update(kind="Q7"), ["parts[0].kind", "unknown part kind"]),
+    (lambda d: d["parts"][0].update(colors=["red", "red"]), ["parts[0].colors", "two different colours"]),
+    (lambda d: d["parts"][5].update(colors=["purple"]), ["parts[5].colors[0]", "unknown colour"]),
+    (lambda d: d["space"].update(premarked=[[9, 9]]), ["space.premarked[0]", "outside"]),
+    (lambda d: d["space"].update(rows=40), ["space.rows", "from 2 to 12"]),
+    (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0]}, {"part": 0, "cell": [2, 2]}]), ["placed[1].part", "twice"]),
+    (lambda d: d.update(placed=[{"part": 9, "cell": [0, 0]}]), ["placed[0].part", "part index"]),
+    (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0], "rotation": 45}]), ["placed[0].rotation"]),
+    (lambda d: d.update(ruleset="factory-fun"), ["ruleset", "robofacture"]),
+])
+def test_bad_puzzles_are_one_line_errors(tmp_path, change, needles):
+    document = json.loads((EXAMPLES / "parts-4x4.json").read_text())
+    change(document)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    for command in ("check", "ship", "solve"):
+        one_line_error(["robofacture", command, str(path)], str(path), *needles)
+
+
+def test_solve_refuses_a_space_whose_placed_parts_break_a_rule():
+    one_line_error(["robofacture", "solve", str(EXAMPLES / "illegal-touching-and-overlap.json")],
+                   "placed", "overlap")
