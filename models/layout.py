@@ -340,6 +340,9 @@ def refuse_data_file(source: str, document: Any, wanted: str) -> None:
     if (isinstance(document, dict) and "board" not in document and isinstance(document.get("machines"), list)
             and any(isinstance(m, dict) and "ports" in m for m in document["machines"])):
         raise DocumentError(source, "machines", f"a machine catalogue, not {wanted}; commands read it as --catalog FILE")
+    if isinstance(document, dict) and document.get("ruleset") == "robofacture":
+        raise DocumentError(source, "ruleset", f"a Robofacture parts puzzle, not {wanted}; `factoryfun robofacture "
+                            "check` reads it")
 
 
 def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boards_path=None) -> Layout:

@@ -227,14 +227,8 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
         raise PlacedPartsIllegal(f"the parts already placed break '{first.rule}': {first.message} "
                                  f"(cells {[list(c) for c in first.cells]})")
     built = _build(puzzle, verdict, all_parts)
-    solver = cp_model.CpSolver()
-    with Interrupt() as interrupt:
-        solver_parameters(solver, time_limit, workers, seed)
-        interrupt.solver = solver
-        keeper = _Keeper(built, progress, start)
-        status = in_worker_thread(lambda: solver.Solve(built.model, keeper))[1]
-        name = solver.StatusName(status)
-        stopped = interrupt.flag
+    keeper = _Keeper(built, progress, start)
+    solver, name, stopped = _run(built.model, time_limit, workers, seed, keeper)
     seconds = time.monotonic() - start
     if keeper.best is None:
         status_name = "INFEASIBLE" if name == "INFEASIBLE" else "UNKNOWN"
@@ -245,32 +239,38 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     result_status = "OPTIMAL" if name == "OPTIMAL" and not stopped else "FEASIBLE"
     settled = None
     if unique and result_status == "OPTIMAL":
-        settled = _is_unique(built, answer, solver.ObjectiveValue(), time_limit - (time.monotonic() - start),
-                             workers, seed)
+        settled, stopped = _is_unique(built, answer, solver.ObjectiveValue(), time_limit - (time.monotonic() - start),
+                                      workers, seed)
     return RobofactureResult(result_status, answer, shipment, bound, time.monotonic() - start, settled, stopped)
 
 
+def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
+         callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[cp_model.CpSolver, str, bool]:
+    """Solve in a worker thread under `Interrupt`, so Ctrl-C stops the search at once and its best answer is
+    kept: (the solver, its status name, whether it was interrupted)."""
+    solver = cp_model.CpSolver()
+    with Interrupt() as interrupt:
+        solver_parameters(solver, time_limit, workers, seed)
+        interrupt.solver = solver
+        status = in_worker_thread(lambda: solver.Solve(model, callback))[1]
+    return solver, solver.StatusName(status), interrupt.flag
+
+
 def _is_unique(built: _Model, answer: Puzzle, optimum: float, time_limit: float, workers: int, seed: int
-               ) -> bool | None:
+               ) -> tuple[bool | None, bool]:
     """Whether no other filling of the space (its cells and their colours) is as good: as many points, as much
-    RG, as few parts. The model again, held at the optimum, with this filling forbidden; None when the time runs
-    out first. (Spare parts laid where a side is cut anyway cost no point, so "as good" counts the parts too.)"""
+    RG, as few parts; and whether Ctrl-C stopped the question. The model again, held at the optimum, with this
+    filling forbidden; None when the time runs out first. (Spare parts laid where a side is cut anyway cost no
+    point, so "as good" counts the parts too.)"""
     if time_limit <= 0:
-        return None
+        return None, False
     colours = check(answer).filling.colours
     model = built.model
-    same = []
-    for cell, expressions in built.colour.items():
-        if cell in colours:
-            same.append(expressions[colours[cell]])
-        else:
-            same.append(1 - sum(expressions.values()))
+    same = [expressions[colours[cell]] if cell in colours else 1 - sum(expressions.values())
+            for cell, expressions in built.colour.items()]
     model.Add(sum(same) <= len(same) - 1)
     model.Add(built.objective >= round(optimum))
     model.ClearObjective()
-    solver = cp_model.CpSolver()
-    solver_parameters(solver, time_limit, workers, seed)
-    status = solver.Solve(model)
-    if status == cp_model.INFEASIBLE:
-        return True
-    return False if status in (cp_model.FEASIBLE, cp_model.OPTIMAL) else None
+    _, name, stopped = _run(model, time_limit, workers, seed)
+    settled = {"INFEASIBLE": True, "FEASIBLE": False, "OPTIMAL": False}.get(name)
+    return (None if stopped and settled is None else settled), stopped

@@ -16,7 +16,7 @@ from models.clickopts import (CheckedGroup, json_option, output_option, seed_opt
 from models.errors import DocumentError
 from models.jsonio import json_text, write_text
 from models.robofacture.check import Verdict, check
-from models.robofacture.puzzle import Puzzle, load_puzzle
+from models.robofacture.puzzle import MAX_SIDE, Puzzle, load_puzzle
 from models.robofacture.render import caption, svg_picture, terminal_picture
 from models.robofacture.shipping import Shipment, best_shipment, shipments
 from models.terminal import Terminal
@@ -47,11 +47,14 @@ def _write(path: str, text: str) -> None:
 def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path: str | None, source: str,
           show: bool = True) -> None:
     highlight = {cell for v in verdict.violations for cell in v.cells}
+    count = len(verdict.violations)
+    note = None if verdict.legal else (f"illegal: {count} rule{'s' * (count != 1)} broken, their cells outlined; "
+                                       "nothing ships until they hold")
     if show:
         _out.print(terminal_picture(puzzle.space, verdict.filling, shipment, highlight), soft_wrap=True)
-        _out.print(caption(shipment) if verdict.legal else "illegal: nothing ships until the rules hold")
+        _out.print(note or caption(shipment))
     if svg_path:
-        _write(svg_path, svg_picture(puzzle.space, verdict.filling, shipment, source, highlight))
+        _write(svg_path, svg_picture(puzzle.space, verdict.filling, shipment, source, highlight, note))
 
 
 def _violations(verdict: Verdict) -> None:
@@ -148,14 +151,16 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
         _print_json(document)
     verdict = check(result.puzzle)
     if result.shipment is None:
-        reason = ("no placement of these parts fills a 2 x 2 rectangle within the rules"
-                  + (" with every part placed" if all_parts else "")) if result.status == "INFEASIBLE" else \
-                 "no placement found before the time limit"
+        if result.status == "INFEASIBLE":
+            reason = "no placement of these parts fills a 2 x 2 rectangle within the rules" + (
+                " with every part placed" if all_parts else "")
+        else:
+            reason = "interrupted before any placement" if result.interrupted else "no placement found in time"
         _err.print(f"{result.status}: {reason}")
         sys.exit(ILLEGAL_EXIT)
     if not as_json:
-        _out.print(f"{result.status}: score {result.shipment.score}, bound {result.bound}, "
-                   f"{result.seconds:.1f}s" + _uniqueness(result.unique, unique))
+        _out.print(f"{result.status}: score {result.shipment.score}, bound {result.bound}, {result.seconds:.1f}s"
+                   + " (interrupted)" * result.interrupted + _uniqueness(result.unique, unique))
     _draw(result.puzzle, verdict, result.shipment, svg_path, puzzle_path, show=not as_json)
 
 
@@ -164,3 +169,47 @@ def _uniqueness(settled: bool | None, asked: bool) -> str:
         return ""
     return {True: "; the best filling is unique", False: "; another filling is as good",
             None: "; uniqueness not settled"}[settled]
+
+
+@robofacture.command("generate")
+@click.option("--rows", type=click.IntRange(2, MAX_SIDE), default=4, show_default=True, help="Rows of the space.")
+@click.option("--cols", type=click.IntRange(2, MAX_SIDE), default=4, show_default=True, help="Columns of the space.")
+@click.option("--parts", type=click.IntRange(1, 20), default=5, show_default=True,
+              help="Polyomino parts drawn from the box.")
+@click.option("--monominoes", type=click.IntRange(0, 20), default=1, show_default=True, help="Monominoes drawn.")
+@click.option("--premarked", type=click.IntRange(0, 20), default=1, show_default=True,
+              help="Cells premarked with the player's colour.")
+@click.option("--attempts", type=click.IntRange(1, 1000), default=50, show_default=True,
+              help="Puzzles drawn at most before giving up.")
+@time_limit_option(60.0, "Seconds for all the draws together.")
+@workers_option()
+@seed_option(help="Seed of the draws: the same seed draws the same puzzles.")
+@output_option("--out", "out_path", help="Write the puzzle (no placements) here (default: print it).")
+@output_option("--answer", "answer_path", help="Write its unique best answer, with the result, here.")
+@SVG_OPTION
+def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarked: int, attempts: int,
+                     time_limit: float, workers: int, seed: int, out_path: str | None, answer_path: str | None,
+                     svg_path: str | None) -> None:
+    """Draw puzzles until one has a provably unique best answer (CP-SAT proves the answer optimal and every
+    other filling worse), and write it. Exit 1 when none is found within the attempts and the time."""
+    from .robofacture_generate import generate
+
+    found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_limit, workers)
+    if found is None:
+        _err.print(f"no puzzle with a unique best answer in {attempts} draws or {time_limit:g} s: try more "
+                   "attempts, fewer parts, or another seed")
+        sys.exit(ILLEGAL_EXIT)
+    question = json_text(found.puzzle.to_dict())
+    answer = found.answer
+    if out_path:
+        _write(out_path, question)
+    else:
+        click.echo(question, nl=False)
+    if answer_path:
+        _write(answer_path, json_text(answer.puzzle.to_dict() | {"result": answer.to_dict()}))
+    verdict = check(answer.puzzle)
+    _err.print(f"draw {found.attempts}, {found.seconds:.1f}s: the best answer scores {answer.shipment.score} with "
+               f"{len(answer.puzzle.placed)} of {len(found.puzzle.parts)} parts, and no other filling is as good "
+               "(proved)")
+    if svg_path:
+        _write(svg_path, svg_picture(answer.puzzle.space, verdict.filling, answer.shipment, "the unique best answer"))

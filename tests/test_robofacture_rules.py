@@ -151,3 +151,23 @@ def test_product_colour_is_the_most_frequent_and_white_loses_ties():
     assert product_colours(["red", "white", "white", "red"]) == ("red",)
     assert product_colours(["red", "blue", "white", "yellow"]) == ("blue", "red", "yellow")
     assert product_colours(["white", "white", "white", "red"]) == ("white",)
+
+
+# -- drawings -----------------------------------------------------------------------------------------------------
+def test_drawings_bracket_the_shipped_cells_and_outline_violations():
+    from models.robofacture.render import svg_picture, terminal_picture
+
+    p = puzzle(2, 3, [RED, BLUE, BLUE, RED, RED],
+               [(0, (0, 0), 0, False), (1, (0, 1), 0, False), (2, (1, 0), 0, False), (3, (1, 1), 0, False),
+                (4, (0, 2), 0, False)])
+    verdict = check(p)
+    best = best_shipment(verdict.filling.colours)
+    assert (best.rows, best.cols, best.cut_sides) == (2, 2, ("right",))
+    text = terminal_picture(p.space, verdict.filling, best).plain.splitlines()
+    assert text[1].split() == ["0", "[0", "][1", "]", "4"]   # row 0: two shipped cells, then the cut one
+    svg = svg_picture(p.space, verdict.filling, best, "t")
+    assert svg.count('fill-opacity="0.55"') == 1 and "stroke-dasharray" in svg   # the cut cell faded, its line
+    broken = puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])
+    verdict = check(broken)
+    svg = svg_picture(broken.space, verdict.filling, None, "t", {(0, 0), (0, 1)}, "illegal: 1 rule broken")
+    assert svg.count('stroke="#e020c0"') == 2 and "illegal: 1 rule broken" in svg

@@ -187,3 +187,61 @@ def test_bad_puzzles_are_one_line_errors(tmp_path, change, needles):
 def test_solve_refuses_a_space_whose_placed_parts_break_a_rule():
     one_line_error(["robofacture", "solve", str(EXAMPLES / "illegal-touching-and-overlap.json")],
                    "placed", "overlap")
+
+
+def test_ctrl_c_stops_a_long_solve_with_the_best_placement_so_far(tmp_path):
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from solver.robofacture_generate import draw
+
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(draw(random.Random(1), 8, 8, 16, 4, 3).to_dict()))   # about 25 s to prove
+    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "robofacture", "solve",
+                                str(path), "--time-limit", "120", "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=INSTANCES.parent)
+    assert running.stderr.readline().startswith("best")   # a placement is found before the signal
+    time.sleep(0.5)
+    running.send_signal(signal.SIGINT)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 0, err
+    assert "(interrupted)" in out and "FEASIBLE" in out and "Traceback" not in err
+
+
+def test_generated_puzzles_have_a_unique_best_answer_and_the_seed_repeats_them():
+    from solver.robofacture_generate import generate
+
+    first = generate(4, 4, 5, seed=3, time_limit=60, workers=1)
+    again = generate(4, 4, 5, seed=3, time_limit=60, workers=1)
+    assert first is not None and first.puzzle == again.puzzle and first.puzzle.placed == ()
+    assert len(first.answer.puzzle.placed) >= 2 and check(first.answer.puzzle).legal
+    resolved = solve_parts(first.puzzle, 30, 1, unique=True)   # asked afresh, the answer is the same and unique
+    assert resolved.unique is True and resolved.shipment.score == first.answer.shipment.score
+    assert check(resolved.puzzle).filling.colours == check(first.answer.puzzle).filling.colours
+
+
+def test_generate_writes_the_puzzle_and_its_answer(tmp_path):
+    out, answer = tmp_path / "puzzle.json", tmp_path / "answer.json"
+    result = run("robofacture", "generate", "--seed", "3", "--workers", "1", "--out", out, "--answer", answer)
+    assert result.exit_code == 0 and "(proved)" in result.stderr
+    assert json.loads(out.read_text()) == json.loads((EXAMPLES / "unique-4x4.json").read_text())
+    solved = json.loads(answer.read_text())
+    assert solved["result"]["unique"] is True and run("robofacture", "check", answer).exit_code == 0
+
+
+def test_generate_gives_up_with_exit_1():
+    result = run("robofacture", "generate", "--rows", "2", "--cols", "2", "--parts", "1", "--monominoes", "0",
+                 "--premarked", "0", "--attempts", "3", "--workers", "1")
+    assert result.exit_code == 1 and "no puzzle with a unique best answer in 3 draws" in result.stderr
+
+
+def test_a_puzzle_and_a_layout_given_to_the_wrong_command_are_named():
+    one_line_error(["check", str(EXAMPLES / "parts-4x4.json")], "ruleset", "Robofacture parts puzzle",
+                   "factoryfun robofacture check")
+    one_line_error(["replay", str(EXAMPLES / "parts-4x4.json")], "Robofacture parts puzzle")
+    one_line_error(["robofacture", "ship", str(INSTANCES / "examples" / "legal-crossing.json")],
+                   'expected "robofacture"', '"factory-fun"')

@@ -123,10 +123,10 @@ def _placement(source: str, key: str, raw: Any, parts: int, used: set[int]) -> P
 
 def parse_puzzle(document: Any, source: str = "<puzzle>") -> Puzzle:
     """A puzzle from its JSON value, or a DocumentError naming `source` and the key."""
-    require_keys(source, "", document, {"ruleset", "space", "parts"}, {"placed", "result"})
-    if document["ruleset"] != RULESET_ID:
+    if isinstance(document, dict) and "ruleset" in document and document["ruleset"] != RULESET_ID:
         raise DocumentError(source, "ruleset", f'expected "{RULESET_ID}" (a Robofacture puzzle), got '
                             f"{as_json(document['ruleset'])}")
+    require_keys(source, "", document, {"ruleset", "space", "parts"}, {"placed", "result"})
     space = _space(source, document["space"])
     raw_parts = expect(source, "parts", document["parts"], list, "a list of parts")
     if len(raw_parts) > MAX_PARTS:

@@ -79,10 +79,11 @@ def _svg_text(x: float, y: float, text: str, size: int, fill: str = "#222", weig
 
 
 def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title: str,
-                highlight: frozenset[Cell] | set[Cell] = frozenset()) -> str:
+                highlight: frozenset[Cell] | set[Cell] = frozenset(), note: str | None = None) -> str:
     """The space as SVG: coloured cells with their part's label, thick lines between parts, the shipped
-    rectangle outlined in black with its cut lines dashed, a violation's cells outlined in magenta."""
-    lines = [caption(shipment)]
+    rectangle outlined in black with its cut lines dashed and the cells they cut away faded, a violation's
+    cells outlined in magenta. `note` replaces the caption under it (what an illegal space breaks)."""
+    lines = [note or caption(shipment)]
     # wide enough for the title (18 px bold: 0.6 em a character at most) and the caption (14 px)
     width = max(space.cols * SVG_CELL, int(max(0.6 * 18 * len(title), 0.56 * 14 * len(lines[0])))) + 2 * SVG_MARGIN
     height = SVG_TITLE + 2 * SVG_MARGIN + space.rows * SVG_CELL + 24
@@ -119,6 +120,10 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
         x, y = corner(cell)
         body.append(_rect(x + 3, y + 3, SVG_CELL - 6, SVG_CELL - 6, fill="none", stroke="#e020c0", stroke_width=4))
     if shipment is not None:
+        shipped = set(shipment.cells)
+        for cell in sorted(set(filling.colours) - shipped):   # what the cuts take away, faded as in the terminal
+            x, y = corner(cell)
+            body.append(_rect(x, y, SVG_CELL, SVG_CELL, fill="#ffffff", fill_opacity=0.55))
         x, y = corner((shipment.top, shipment.left))
         w, h = shipment.cols * SVG_CELL, shipment.rows * SVG_CELL
         body.append(_rect(x, y, w, h, fill="none", stroke="#000", stroke_width=5))

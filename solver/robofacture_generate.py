@@ -1,0 +1,60 @@
+"""Robofacture puzzles with a provably unique best answer, for puzzle designers.
+
+A puzzle is drawn at random (parts from the game's bags, weighted by how many of each the box holds; a few
+premarked cells), solved, and kept only when CP-SAT proves both that its answer is optimal and that no other
+filling of the space is as good (`solve_parts(..., unique=True)`). Draws whose best answer is not unique, or
+that place fewer than two parts, are thrown back. The same seed draws the same puzzles.
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from models.robofacture.parts import COLOURS, PLAYER_COLOURS, Part
+from models.robofacture.puzzle import Puzzle, Space
+
+from .robofacture import RobofactureResult, solve_parts
+
+#: how many of each part the box holds (the rulebook's components list); monominoes: 25 of each colour
+BOX: dict[str, int] = {"M5": 6, "L5": 6, "T5": 6, "L4": 12, "T4": 12, "S4": 6, "L3": 12, "I3": 12}
+#: at least this many parts in the answer, or the puzzle is too plain to pose
+MIN_PLACED = 2
+
+
+@dataclass(frozen=True)
+class Generated:
+    puzzle: Puzzle              # the question: no placements
+    answer: RobofactureResult   # its unique best answer
+    attempts: int
+    seconds: float
+
+
+def draw(rng: random.Random, rows: int, cols: int, parts: int, monominoes: int, premarked: int) -> Puzzle:
+    """A random puzzle: `parts` polyominoes from the box (two different player colours each), `monominoes`
+    monominoes of any colour, `premarked` cells of the player's colour."""
+    kinds = rng.choices(list(BOX), weights=list(BOX.values()), k=parts)
+    drawn = [Part(kind, tuple(rng.sample(PLAYER_COLOURS, 2))) for kind in kinds]
+    drawn += [Part("mono", (rng.choice(COLOURS),)) for _ in range(monominoes)]
+    cells = [(r, c) for r in range(rows) for c in range(cols)]
+    marked = frozenset(rng.sample(cells, min(premarked, len(cells))))
+    return Puzzle(Space(rows, cols, rng.choice(PLAYER_COLOURS), marked), tuple(drawn))
+
+
+def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: int = 1, seed: int = 0,
+             attempts: int = 50, time_limit: float = 60.0, workers: int = 2) -> Generated | None:
+    """The first drawn puzzle whose best answer is proved unique, or None when `attempts` draws or the time
+    limit run out first (each draw gets what is left of the time, at most a fifth of it)."""
+    rng = random.Random(seed)
+    start = time.monotonic()
+    for attempt in range(1, attempts + 1):
+        left = time_limit - (time.monotonic() - start)
+        if left <= 0:
+            break
+        puzzle = draw(rng, rows, cols, parts, monominoes, premarked)
+        answer = solve_parts(puzzle, min(left, max(time_limit / 5, 1.0)), workers, seed, unique=True)
+        if answer.interrupted:   # Ctrl-C: a designer who stops the draws wants them stopped, not the next one
+            raise KeyboardInterrupt
+        if answer.unique and answer.status == "OPTIMAL" and len(answer.puzzle.placed) >= MIN_PLACED:
+            return Generated(puzzle, answer, attempt, time.monotonic() - start)
+    return None
