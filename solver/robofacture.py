@@ -3,8 +3,10 @@
 The parts already placed stay where they are (a placed part is not moved in the game); every other part is placed
 once or left aside. One model holds the placements (a literal per part, turn, flip and position, pruned where it
 would overlap a placed part or touch a same-coloured placed cell), each cell's colour, the one shipped rectangle
-and its cuts and white cells. Its objective is lexicographic: the shipping score, then the Robo Gold, then the
-fewest parts placed (those left over are kept for another space).
+and its cuts and white cells. Its objective is lexicographic and solved in two stages: the shipping score, then
+the Robo Gold (one weighted sum, since RG is at most 5); then, held there, the fewest parts placed (those left
+over are kept for another space). One weighted sum over all three was measured slower: on 8 x 8 spaces with 20
+parts the score was settled but the part count left the answer unproved at 60 s (results/robofacture.md).
 
 The answer is judged by `models.robofacture.check` and `shipping`, which never see this model: a placement the
 checker rejects, or a score it computes otherwise, raises `RobofactureDisagreement`.
@@ -19,15 +21,16 @@ from ortools.sat.python import cp_model
 
 from models.robofacture.check import Verdict, check
 from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, orientations
-from models.robofacture.puzzle import MAX_PARTS, Puzzle
+from models.robofacture.puzzle import Puzzle
 from models.robofacture.shipping import BASES, Shipment, best_shipment
 
 from .search import Interrupt, in_worker_thread, solver_parameters
 
-#: the objective's weights: a point of score outweighs all the RG (at most 5), which outweighs every part saved
-PART_WEIGHT = 1
-GOLD_WEIGHT = MAX_PARTS + 1
-SCORE_WEIGHT = GOLD_WEIGHT * 10
+#: the first stage's weight of a point of score: more than all the RG a product pays (at most 5)
+SCORE_WEIGHT = 10
+#: the second stage (fewest parts) gets at least this long, or as long as the first took: it only breaks ties,
+#: and proving a part count least on an 8 x 8 space can take minutes
+FEWEST_SECONDS = 5.0
 
 Progress = Callable[[float, float, float], None]   # (best score, bound on the score, elapsed seconds)
 
@@ -47,12 +50,16 @@ class RobofactureResult:
     shipment: Shipment | None
     bound: int | None               # on the score
     seconds: float
-    unique: bool | None = None      # with `unique`: whether another filling scores as much (None: not settled)
+    unique: bool | None = None      # with `unique`: whether no other filling is as good (None: not settled)
     interrupted: bool = False
+    fewest_parts: bool | None = None   # the parts placed are proved the fewest for the score (None: not asked)
+    answer_seconds: float | None = None   # when the first stage ended: the score proved, or the time was up
 
     def to_dict(self) -> dict:
         result = {"status": self.status, "seconds": round(self.seconds, 2), "bound": self.bound,
-                  "shipment": self.shipment.to_dict() if self.shipment else None}
+                  "shipment": self.shipment.to_dict() if self.shipment else None,
+                  "fewest_parts": self.fewest_parts, "answer_seconds": None if self.answer_seconds is None
+                  else round(self.answer_seconds, 2)}
         if self.unique is not None:
             result["unique"] = self.unique
         return result
@@ -63,7 +70,8 @@ class _Model:
     model: cp_model.CpModel
     choices: list[tuple[Placement, cp_model.IntVar]]
     colour: dict[Cell, dict[str, cp_model.LinearExpr]]
-    objective: cp_model.LinearExpr
+    objective: cp_model.LinearExpr    # SCORE_WEIGHT * score + RG
+    parts: cp_model.LinearExpr        # parts placed
 
 
 def _sides(rows: int, cols: int) -> list[tuple[int, int]]:
@@ -150,41 +158,56 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
         for r in range(top, top + rows):
             for c in range(left, left + cols):
                 _require(model, filled[(r, c)] >= 1, literal)
-    # cuts: a side is cut when a filled cell lies beyond its line
+    # cuts: a side is cut when a filled cell lies beyond its line. Cells filled whatever is placed (premarked
+    # cells, placed parts) cut their sides of a rectangle for sure: those cuts are taken off the rectangle's
+    # own value, so the relaxation sees them at once (an 8 x 8 space with three premarked cells far apart
+    # has no 4 x 4 without a cut); the other sides get a literal, set when a filled line lies beyond.
+    always = set(space.premarked) | fixed_owner
     row_filled = {r: model.NewBoolVar(f"row{r}") for r in range(space.rows)}
     col_filled = {c: model.NewBoolVar(f"col{c}") for c in range(space.cols)}
     for (r, c), expression in filled.items():
         model.Add(row_filled[r] >= expression)
         model.Add(col_filled[c] >= expression)
+    beyond = {"top": (row_filled, lambda t, l, h, w: range(0, t)),
+              "bottom": (row_filled, lambda t, l, h, w: range(t + h, space.rows)),
+              "left": (col_filled, lambda t, l, h, w: range(0, l)),
+              "right": (col_filled, lambda t, l, h, w: range(l + w, space.cols))}
+    value = {}
     cuts = []
-    for side, lines, edge in (("top", row_filled, lambda t, l, h, w: range(0, t)),
-                              ("bottom", row_filled, lambda t, l, h, w: range(t + h, space.rows)),
-                              ("left", col_filled, lambda t, l, h, w: range(0, l)),
-                              ("right", col_filled, lambda t, l, h, w: range(l + w, space.cols))):
+    for side, (lines, edge) in beyond.items():
         cut = model.NewBoolVar(f"cut_{side}")
         cuts.append(cut)
         for rectangle, literal in chosen.items():
-            for line in edge(*rectangle):
+            across = set(edge(*rectangle))
+            if any((r if lines is row_filled else c) in across for r, c in always):
+                value[rectangle] = value.get(rectangle, 0) + 1   # a sure cut, counted below
+                continue
+            for line in across:
                 model.AddBoolOr([cut, literal.Not(), lines[line].Not()])
-    inside = {cell: sum(literal for (t, l, h, w), literal in chosen.items() if t <= cell[0] < t + h and l <= cell[1] < w + l)
-              for cell in space.cells}
+    inside = {cell: model.NewBoolVar(f"inside{cell}") for cell in space.cells}   # in the shipped rectangle
+    for cell, literal in inside.items():
+        model.Add(literal == sum(chosen_literal for (t, l, h, w), chosen_literal in chosen.items()
+                                 if t <= cell[0] < t + h and l <= cell[1] < w + l))
     whites = []
     for cell in space.cells:
         white = model.NewBoolVar(f"white{cell}")
         model.Add(white >= colour[cell][WHITE] + inside[cell] - 1)
         whites.append(white)
-    base = sum(literal * BASES[(min(h, w), max(h, w))][0] for (_, _, h, w), literal in chosen.items())
+    if not all_parts:   # a part wholly outside the shipped rectangle only adds cuts: an answer without it is better
+        for placement, literal in choices:
+            model.Add(literal <= sum(inside[cell] for cell in covered(puzzle.parts[placement.part], placement)))
+    base = sum(literal * (BASES[(min(h, w), max(h, w))][0] - value.get((t, l, h, w), 0))
+               for (t, l, h, w), literal in chosen.items())
     gold = sum(literal * BASES[(min(h, w), max(h, w))][1] for (_, _, h, w), literal in chosen.items())
     score = base - sum(cuts) - sum(whites)
-    objective = SCORE_WEIGHT * score + GOLD_WEIGHT * gold - PART_WEIGHT * sum(literal for _, literal in choices)
+    objective = SCORE_WEIGHT * score + gold
     model.Maximize(objective)
-    return _Model(model, choices, colour, objective)
+    return _Model(model, choices, colour, objective, sum(literal for _, literal in choices))
 
 
 def _score_of(objective: float) -> int:
-    """The shipping score inside an objective value: SCORE_WEIGHT * score plus at most 5 * GOLD_WEIGHT of RG,
-    less at most MAX_PARTS parts, so the floor after adding MAX_PARTS back is the score (also of a bound)."""
-    return (round(objective) + MAX_PARTS) // SCORE_WEIGHT
+    """The shipping score inside a first-stage objective value, SCORE_WEIGHT * score + RG (also of a bound)."""
+    return round(objective) // SCORE_WEIGHT
 
 
 class _Keeper(cp_model.CpSolverSolutionCallback):
@@ -202,46 +225,74 @@ class _Keeper(cp_model.CpSolverSolutionCallback):
                           time.monotonic() - self.start)
 
 
-def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: int | None) -> tuple[Puzzle, Shipment | None]:
-    """The answer as the checker sees it; a disagreement with the model is raised, never shown."""
+def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float) -> tuple[Puzzle, Shipment | None]:
+    """The answer as the checker sees it; a disagreement with the model's (score, RG) is raised, never shown."""
     answer = puzzle.with_placed(tuple(sorted(puzzle.placed + placed, key=lambda p: p.part)))
     verdict = check(answer)
     if not verdict.legal:
         raise RobofactureDisagreement(f"the solver's placement breaks {verdict.violations[0].rule}: "
                                       f"{verdict.violations[0].message}")
     shipment = best_shipment(verdict.filling.colours)
-    if claimed is not None and (shipment is None or shipment.score != claimed):
-        raise RobofactureDisagreement(f"the solver claims {claimed}, the checker scores "
-                                      f"{shipment.score if shipment else 'no shipment'}")
+    score, gold = divmod(round(claimed), SCORE_WEIGHT)
+    if shipment is None or (shipment.score, shipment.robo_gold) != (score, gold):
+        judged = f"{shipment.score} VP and {shipment.robo_gold} RG" if shipment else "no shipment"
+        raise RobofactureDisagreement(f"the solver claims {score} VP and {gold} RG, the checker finds {judged}")
     return answer, shipment
 
 
 def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed: int = 0, all_parts: bool = False,
                 unique: bool = False, progress: Progress | None = None) -> RobofactureResult:
     """The best placement of the unplaced parts, judged by the checker; with `unique`, whether the best filling
-    is the only one that scores as much (a puzzle designer's question)."""
+    is the only one as good (a puzzle designer's question)."""
     start = time.monotonic()
     verdict = check(puzzle)
-    if not verdict.legal:
-        first = verdict.violations[0]
+    # what only placed parts break stays broken; premarked cells in a violation may still be covered
+    lasting = [v for v in verdict.violations if all(verdict.filling.owner.get(cell, 0) >= 0 for cell in v.cells)]
+    if lasting:
+        first = lasting[0]
         raise PlacedPartsIllegal(f"the parts already placed break '{first.rule}': {first.message} "
                                  f"(cells {[list(c) for c in first.cells]})")
     built = _build(puzzle, verdict, all_parts)
+    left = lambda: time_limit - (time.monotonic() - start)   # noqa: E731 - the clock, read at each stage
     keeper = _Keeper(built, progress, start)
     solver, name, stopped = _run(built.model, time_limit, workers, seed, keeper)
-    seconds = time.monotonic() - start
     if keeper.best is None:
         status_name = "INFEASIBLE" if name == "INFEASIBLE" else "UNKNOWN"
-        return RobofactureResult(status_name, puzzle, None, None, seconds, interrupted=stopped)
-    claimed = _score_of(solver.ObjectiveValue()) if name in ("OPTIMAL", "FEASIBLE") else None
-    answer, shipment = _judged(puzzle, keeper.best, claimed)
-    bound = _score_of(solver.BestObjectiveBound())
-    result_status = "OPTIMAL" if name == "OPTIMAL" and not stopped else "FEASIBLE"
+        return RobofactureResult(status_name, puzzle, None, None, time.monotonic() - start, interrupted=stopped)
+    value, bound = solver.ObjectiveValue(), _score_of(solver.BestObjectiveBound())
+    answered = time.monotonic() - start
+    proved = name == "OPTIMAL" and not stopped
+    placed, fewest = keeper.best, None
+    if proved:   # the tie-break gets as long as the answer took, at least FEWEST_SECONDS, never past the limit
+        stage = max(FEWEST_SECONDS, answered)
+        placed, fewest, stopped = _fewest_parts(built, placed, value, min(left(), stage), workers, seed)
+    answer, shipment = _judged(puzzle, placed, value)
     settled = None
-    if unique and result_status == "OPTIMAL":
-        settled, stopped = _is_unique(built, answer, solver.ObjectiveValue(), time_limit - (time.monotonic() - start),
-                                      workers, seed)
-    return RobofactureResult(result_status, answer, shipment, bound, time.monotonic() - start, settled, stopped)
+    if unique and fewest:
+        settled, stopped = _is_unique(built, answer, left(), workers, seed)
+    return RobofactureResult("OPTIMAL" if proved else "FEASIBLE", answer, shipment, bound,
+                             time.monotonic() - start, settled, stopped, fewest, answered)
+
+
+def _fewest_parts(built: _Model, placed: tuple[Placement, ...], value: float, time_limit: float, workers: int,
+                  seed: int) -> tuple[tuple[Placement, ...], bool | None, bool]:
+    """The second stage: the score and RG held at `value`, as few parts as will do, from `placed` as a complete
+    hint. (placements, whether they are proved the fewest (None: no time was left), whether Ctrl-C came)."""
+    if time_limit <= 0:
+        return placed, None, False
+    model = built.model
+    model.Add(built.objective >= round(value))
+    chosen = set(placed)
+    for placement, literal in built.choices:
+        model.AddHint(literal, placement in chosen)
+    model.Minimize(built.parts)
+    keeper = _Keeper(built, None, time.monotonic())
+    solver, name, stopped = _run(model, time_limit, workers, seed, keeper)
+    if keeper.best is not None and len(keeper.best) <= len(placed):
+        placed = keeper.best
+    model.Add(built.parts <= len(placed))   # the uniqueness question keeps both stages
+    model.ClearHints()
+    return placed, name == "OPTIMAL" and not stopped, stopped
 
 
 def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
@@ -256,12 +307,11 @@ def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
     return solver, solver.StatusName(status), interrupt.flag
 
 
-def _is_unique(built: _Model, answer: Puzzle, optimum: float, time_limit: float, workers: int, seed: int
-               ) -> tuple[bool | None, bool]:
+def _is_unique(built: _Model, answer: Puzzle, time_limit: float, workers: int, seed: int) -> tuple[bool | None, bool]:
     """Whether no other filling of the space (its cells and their colours) is as good: as many points, as much
-    RG, as few parts; and whether Ctrl-C stopped the question. The model again, held at the optimum, with this
-    filling forbidden; None when the time runs out first. (Spare parts laid where a side is cut anyway cost no
-    point, so "as good" counts the parts too.)"""
+    RG, as few parts (both stages hold in the model now); and whether Ctrl-C stopped the question. The model
+    again with this filling forbidden; None when the time runs out first. (Spare parts laid where a side is cut
+    anyway cost no point, so "as good" counts the parts too.)"""
     if time_limit <= 0:
         return None, False
     colours = check(answer).filling.colours
@@ -269,7 +319,6 @@ def _is_unique(built: _Model, answer: Puzzle, optimum: float, time_limit: float,
     same = [expressions[colours[cell]] if cell in colours else 1 - sum(expressions.values())
             for cell, expressions in built.colour.items()]
     model.Add(sum(same) <= len(same) - 1)
-    model.Add(built.objective >= round(optimum))
     model.ClearObjective()
     _, name, stopped = _run(model, time_limit, workers, seed)
     settled = {"INFEASIBLE": True, "FEASIBLE": False, "OPTIMAL": False}.get(name)

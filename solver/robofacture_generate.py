@@ -32,13 +32,16 @@ class Generated:
 
 def draw(rng: random.Random, rows: int, cols: int, parts: int, monominoes: int, premarked: int) -> Puzzle:
     """A random puzzle: `parts` polyominoes from the box (two different player colours each), `monominoes`
-    monominoes of any colour, `premarked` cells of the player's colour."""
+    monominoes of any colour, `premarked` cells of the player's colour, no two side by side (as many as fit)."""
     kinds = rng.choices(list(BOX), weights=list(BOX.values()), k=parts)
     drawn = [Part(kind, tuple(rng.sample(PLAYER_COLOURS, 2))) for kind in kinds]
     drawn += [Part("mono", (rng.choice(COLOURS),)) for _ in range(monominoes)]
     cells = [(r, c) for r in range(rows) for c in range(cols)]
-    marked = frozenset(rng.sample(cells, min(premarked, len(cells))))
-    return Puzzle(Space(rows, cols, rng.choice(PLAYER_COLOURS), marked), tuple(drawn))
+    marked: set = set()
+    for r, c in rng.sample(cells, len(cells)):   # premarked cells apart, as printed spaces have them
+        if len(marked) < premarked and not marked & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}:
+            marked.add((r, c))
+    return Puzzle(Space(rows, cols, rng.choice(PLAYER_COLOURS), frozenset(marked)), tuple(drawn))
 
 
 def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: int = 1, seed: int = 0,
