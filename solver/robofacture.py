@@ -21,8 +21,8 @@ from ortools.sat.python import cp_model
 
 from models.robofacture.check import Verdict, check
 from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, orientations
-from models.robofacture.puzzle import Puzzle
-from models.robofacture.shipping import BASES, Shipment, best_shipment
+from models.robofacture.puzzle import Puzzle, Space
+from models.robofacture.shipping import PRODUCT_SIZES, Shipment, base_of, best_shipment
 
 from .search import Interrupt, in_worker_thread, solver_parameters
 
@@ -74,10 +74,6 @@ class _Model:
     parts: cp_model.LinearExpr        # parts placed
 
 
-def _sides(rows: int, cols: int) -> list[tuple[int, int]]:
-    return sorted({(a, b) for a, b in BASES} | {(b, a) for a, b in BASES})
-
-
 def _candidates(puzzle: Puzzle, fixed: dict[Cell, str], fixed_owner: set[Cell]) -> list[tuple[Placement, dict]]:
     """Every placement of every unplaced part that stays inside, covers no placed part and sets no colour beside
     the same placed colour: the rules that need no other free part to judge."""
@@ -113,10 +109,35 @@ def _require(model: cp_model.CpModel, condition, enforced_by: cp_model.IntVar | 
         constraint.OnlyEnforceIf(enforced_by)
 
 
+Rectangle = tuple[int, int, int, int]   # top, left, rows, cols
+
+
 def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
-    space = puzzle.space
+    """The whole model: placements and colours, the colour rule, the shipped rectangle, the objective."""
     model = cp_model.CpModel()
-    filling = verdict.filling
+    choices, colour, fixed_owner = _placements(model, puzzle, verdict, all_parts)
+    _forbid_touching(model, puzzle.space, colour)
+    chosen, inside, value = _shipped_rectangle(model, puzzle.space, colour, set(puzzle.space.premarked) | fixed_owner)
+    whites = []
+    for cell in puzzle.space.cells:
+        white = model.NewBoolVar(f"white{cell}")
+        model.Add(white >= colour[cell][WHITE] + inside[cell] - 1)
+        whites.append(white)
+    if not all_parts:   # a part wholly outside the shipped rectangle only adds cuts: an answer without it is better
+        for placement, literal in choices:
+            model.Add(literal <= sum(inside[cell] for cell in covered(puzzle.parts[placement.part], placement)))
+    gold = sum(literal * base_of(h, w)[1] for (_, _, h, w), literal in chosen.items())
+    objective = SCORE_WEIGHT * (value - sum(whites)) + gold
+    model.Maximize(objective)
+    return _Model(model, choices, colour, objective, sum(literal for _, literal in choices))
+
+
+def _placements(model: cp_model.CpModel, puzzle: Puzzle, verdict: Verdict, all_parts: bool
+                ) -> tuple[list[tuple[Placement, cp_model.IntVar]], dict[Cell, dict[str, cp_model.LinearExpr]], set[Cell]]:
+    """A literal per candidate placement, each part placed at most once (exactly, with `all_parts`), a part per
+    cell; each cell's colours as sums of literals (a placed part's as a constant, a premarked cell's player
+    colour where nothing covers it). Also the cells placed parts hold."""
+    space, filling = puzzle.space, verdict.filling
     fixed_owner = {cell for cell, owner in filling.owner.items() if owner >= 0}
     fixed = {cell: colour for cell, colour in filling.colours.items() if cell in fixed_owner}
     choices = []
@@ -128,12 +149,11 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
         per_part.setdefault(placement.part, []).append(literal)
         for cell, colour in cells.items():
             covers[cell].append((literal, colour))
-    unplaced = [i for i in range(len(puzzle.parts)) if i not in {p.part for p in puzzle.placed}]
-    for index in unplaced:
-        literals = per_part.get(index, [])
-        (model.AddExactlyOne if all_parts else model.AddAtMostOne)(literals)
+    placed = {p.part for p in puzzle.placed}
+    for index in range(len(puzzle.parts)):
+        if index not in placed:
+            (model.AddExactlyOne if all_parts else model.AddAtMostOne)(per_part.get(index, []))
     colour: dict[Cell, dict[str, cp_model.LinearExpr]] = {}
-    filled: dict[Cell, cp_model.LinearExpr] = {}
     for cell in space.cells:
         on_cell = [literal for literal, _ in covers[cell]]
         model.AddAtMostOne(on_cell)
@@ -142,15 +162,38 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
             colour[cell][fixed[cell]] = colour[cell][fixed[cell]] + 1
         elif cell in space.premarked:   # the printed monomino shows where no part covers it
             colour[cell][space.player] = colour[cell][space.player] + 1 - sum(on_cell)
-        filled[cell] = sum(colour[cell].values())
+    return choices, colour, fixed_owner
+
+
+def _forbid_touching(model: cp_model.CpModel, space: Space, colour: dict[Cell, dict[str, cp_model.LinearExpr]]) -> None:
+    """RULES 3: two orthogonally adjacent cells never share a colour, white excepted."""
     for (row, col) in space.cells:
         for other in ((row, col + 1), (row + 1, col)):
             if space.inside(other):
                 for k in COLOURS:
                     if k != WHITE:
                         _require(model, colour[(row, col)][k] + colour[other][k] <= 1)
-    # the shipped rectangle: exactly one, wholly filled
-    rectangles = [(top, left, rows, cols) for rows, cols in _sides(space.rows, space.cols)
+
+
+def _lines_beyond(space: Space, rectangle: Rectangle) -> dict[str, tuple[int, range]]:
+    """Each side of a rectangle: its axis (0: rows, 1: columns) and the lines of the space beyond it."""
+    top, left, rows, cols = rectangle
+    return {"top": (0, range(0, top)), "bottom": (0, range(top + rows, space.rows)),
+            "left": (1, range(0, left)), "right": (1, range(left + cols, space.cols))}
+
+
+def _shipped_rectangle(model: cp_model.CpModel, space: Space, colour: dict[Cell, dict[str, cp_model.LinearExpr]],
+                       always: set[Cell]) -> tuple[dict[Rectangle, cp_model.IntVar], dict[Cell, cp_model.IntVar],
+                                                   cp_model.LinearExpr]:
+    """Exactly one product-sized rectangle, wholly filled; a literal per cell for being inside it; and the
+    score before white cells: base - cuts.
+
+    A side is cut when a filled cell lies beyond its line. Cells filled whatever is placed (`always`:
+    premarked cells, placed parts) cut their sides of a rectangle for sure: those cuts come off the
+    rectangle's own value, so the relaxation sees them at once (an 8 x 8 space with three premarked cells far
+    apart has no 4 x 4 without a cut); the other sides get a literal, set when a filled line lies beyond."""
+    filled = {cell: sum(colour[cell].values()) for cell in space.cells}
+    rectangles = [(top, left, rows, cols) for rows, cols in PRODUCT_SIZES
                   for top in range(space.rows - rows + 1) for left in range(space.cols - cols + 1)]
     chosen = {r: model.NewBoolVar(f"ship_{r}") for r in rectangles}
     model.AddExactlyOne(chosen.values())
@@ -158,51 +201,26 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
         for r in range(top, top + rows):
             for c in range(left, left + cols):
                 _require(model, filled[(r, c)] >= 1, literal)
-    # cuts: a side is cut when a filled cell lies beyond its line. Cells filled whatever is placed (premarked
-    # cells, placed parts) cut their sides of a rectangle for sure: those cuts are taken off the rectangle's
-    # own value, so the relaxation sees them at once (an 8 x 8 space with three premarked cells far apart
-    # has no 4 x 4 without a cut); the other sides get a literal, set when a filled line lies beyond.
-    always = set(space.premarked) | fixed_owner
-    row_filled = {r: model.NewBoolVar(f"row{r}") for r in range(space.rows)}
-    col_filled = {c: model.NewBoolVar(f"col{c}") for c in range(space.cols)}
-    for (r, c), expression in filled.items():
-        model.Add(row_filled[r] >= expression)
-        model.Add(col_filled[c] >= expression)
-    beyond = {"top": (row_filled, lambda t, l, h, w: range(0, t)),
-              "bottom": (row_filled, lambda t, l, h, w: range(t + h, space.rows)),
-              "left": (col_filled, lambda t, l, h, w: range(0, l)),
-              "right": (col_filled, lambda t, l, h, w: range(l + w, space.cols))}
+    line_filled = ({r: model.NewBoolVar(f"row{r}") for r in range(space.rows)},
+                   {c: model.NewBoolVar(f"col{c}") for c in range(space.cols)})
+    for cell, expression in filled.items():
+        for axis in (0, 1):
+            model.Add(line_filled[axis][cell[axis]] >= expression)
+    cuts = {side: model.NewBoolVar(f"cut_{side}") for side in ("top", "bottom", "left", "right")}
     value = {}
-    cuts = []
-    for side, (lines, edge) in beyond.items():
-        cut = model.NewBoolVar(f"cut_{side}")
-        cuts.append(cut)
-        for rectangle, literal in chosen.items():
-            across = set(edge(*rectangle))
-            if any((r if lines is row_filled else c) in across for r, c in always):
-                value[rectangle] = value.get(rectangle, 0) + 1   # a sure cut, counted below
+    for rectangle, literal in chosen.items():
+        value[rectangle] = base_of(rectangle[2], rectangle[3])[0]
+        for side, (axis, lines) in _lines_beyond(space, rectangle).items():
+            if any(cell[axis] in lines for cell in always):
+                value[rectangle] -= 1   # a sure cut
                 continue
-            for line in across:
-                model.AddBoolOr([cut, literal.Not(), lines[line].Not()])
-    inside = {cell: model.NewBoolVar(f"inside{cell}") for cell in space.cells}   # in the shipped rectangle
+            for line in lines:
+                model.AddBoolOr([cuts[side], literal.Not(), line_filled[axis][line].Not()])
+    inside = {cell: model.NewBoolVar(f"inside{cell}") for cell in space.cells}
     for cell, literal in inside.items():
         model.Add(literal == sum(chosen_literal for (t, l, h, w), chosen_literal in chosen.items()
-                                 if t <= cell[0] < t + h and l <= cell[1] < w + l))
-    whites = []
-    for cell in space.cells:
-        white = model.NewBoolVar(f"white{cell}")
-        model.Add(white >= colour[cell][WHITE] + inside[cell] - 1)
-        whites.append(white)
-    if not all_parts:   # a part wholly outside the shipped rectangle only adds cuts: an answer without it is better
-        for placement, literal in choices:
-            model.Add(literal <= sum(inside[cell] for cell in covered(puzzle.parts[placement.part], placement)))
-    base = sum(literal * (BASES[(min(h, w), max(h, w))][0] - value.get((t, l, h, w), 0))
-               for (t, l, h, w), literal in chosen.items())
-    gold = sum(literal * BASES[(min(h, w), max(h, w))][1] for (_, _, h, w), literal in chosen.items())
-    score = base - sum(cuts) - sum(whites)
-    objective = SCORE_WEIGHT * score + gold
-    model.Maximize(objective)
-    return _Model(model, choices, colour, objective, sum(literal for _, literal in choices))
+                                 if t <= cell[0] < t + h and l <= cell[1] < l + w))
+    return chosen, inside, sum(literal * value[r] for r, literal in chosen.items()) - sum(cuts.values())
 
 
 def _score_of(objective: float) -> int:

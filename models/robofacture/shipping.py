@@ -18,6 +18,8 @@ BASES: dict[tuple[int, int], tuple[int, int]] = {
     (2, 2): (1, 0), (2, 3): (3, 0), (2, 4): (3, 0), (3, 3): (6, 1), (3, 4): (10, 3), (4, 4): (15, 5),
 }
 SIDES = ("top", "right", "bottom", "left")
+#: every product's (rows, cols), both ways round
+PRODUCT_SIZES: tuple[tuple[int, int], ...] = tuple(sorted({(a, b) for a, b in BASES} | {(b, a) for a, b in BASES}))
 
 
 def base_of(rows: int, cols: int) -> tuple[int, int] | None:
@@ -95,7 +97,7 @@ def shipments(filled: dict[Cell, str]) -> list[Shipment]:
     top, bottom = min(r for r, _ in filled), max(r for r, _ in filled)
     left, right = min(c for _, c in filled), max(c for _, c in filled)
     found = []
-    for rows, cols in sorted({(a, b) for a, b in BASES} | {(b, a) for a, b in BASES}):
+    for rows, cols in PRODUCT_SIZES:
         for r in range(top, bottom - rows + 2):
             for c in range(left, right - cols + 2):
                 shipment = shipment_at(filled, r, c, rows, cols)
