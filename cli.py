@@ -152,7 +152,7 @@ class FactoryfunGroup(CheckedGroup):
 @click.group(cls=FactoryfunGroup)
 @click.version_option(package_name="factoryfun")
 def main() -> None:
-    """factoryfun: check, score, draw and optimise Factory Fun factories."""
+    """factoryfun: check, score, draw and optimise Factory Fun factories (and Robofacture parts puzzles)."""
 
 
 def _print_json(document: Any) -> None:
