@@ -22,7 +22,7 @@ from ortools.sat.python import cp_model
 from models.robofacture.check import Verdict, check
 from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, orientations
 from models.robofacture.puzzle import Puzzle, Space
-from models.robofacture.shipping import PRODUCT_SIZES, Shipment, base_of, best_shipment
+from models.robofacture.shipping import PRODUCT_SIZES, SIDES, Shipment, base_of, best_shipment, sides_beyond
 
 from .search import Interrupt, in_worker_thread, solver_parameters
 
@@ -40,7 +40,12 @@ class RobofactureDisagreement(AssertionError):
 
 
 class PlacedPartsIllegal(ValueError):
-    """The parts already placed break a rule: nothing placed later can mend that."""
+    """The parts already placed break a rule: nothing placed later can mend that. `key` names the placement in
+    the document ("placed[2]")."""
+
+    def __init__(self, message: str, key: str) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 @dataclass(frozen=True)
@@ -51,9 +56,13 @@ class RobofactureResult:
     bound: int | None               # on the score
     seconds: float
     unique: bool | None = None      # with `unique`: whether no other filling is as good (None: not settled)
-    interrupted: bool = False
+    stop_signal: int | None = None   # the signal that stopped it (Ctrl-C's SIGINT, SIGTERM), if one did
     fewest_parts: bool | None = None   # the parts placed are proved the fewest for the score (None: not asked)
     answer_seconds: float | None = None   # when the first stage ended: the score proved, or the time was up
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stop_signal is not None
 
     def to_dict(self) -> dict:
         result = {"status": self.status, "seconds": round(self.seconds, 2), "bound": self.bound,
@@ -112,10 +121,23 @@ def _require(model: cp_model.CpModel, condition, enforced_by: cp_model.IntVar | 
 Rectangle = tuple[int, int, int, int]   # top, left, rows, cols
 
 
+def _as_literal(model: cp_model.CpModel, expression, name: str):
+    """A 0/1 sum of literals as one literal of its own (a constant stays a constant): the many constraints on a
+    cell's colour or filling then read one literal, not the sum of every placement over the cell (a 12 x 12
+    space with 60 parts took 4.4 s to build before)."""
+    if isinstance(expression, int):
+        return expression
+    literal = model.NewBoolVar(name)
+    model.Add(literal == expression)
+    return literal
+
+
 def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
     """The whole model: placements and colours, the colour rule, the shipped rectangle, the objective."""
     model = cp_model.CpModel()
-    choices, colour, fixed_owner = _placements(model, puzzle, verdict, all_parts)
+    choices, expressions, fixed_owner = _placements(model, puzzle, verdict, all_parts)
+    colour = {cell: {k: _as_literal(model, expression, f"{k}{cell}") for k, expression in by_colour.items()}
+              for cell, by_colour in expressions.items()}
     _forbid_touching(model, puzzle.space, colour)
     chosen, inside, value = _shipped_rectangle(model, puzzle.space, colour, set(puzzle.space.premarked) | fixed_owner)
     whites = []
@@ -123,9 +145,13 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
         white = model.NewBoolVar(f"white{cell}")
         model.Add(white >= colour[cell][WHITE] + inside[cell] - 1)
         whites.append(white)
-    if not all_parts:   # a part wholly outside the shipped rectangle only adds cuts: an answer without it is better
+    if not all_parts:
+        # a part wholly outside the shipped rectangle only adds cuts, so an answer without it is better; unless
+        # it covers a premarked cell, whose printed colour might touch its own colour once bare (QA)
         for placement, literal in choices:
-            model.Add(literal <= sum(inside[cell] for cell in covered(puzzle.parts[placement.part], placement)))
+            cells = covered(puzzle.parts[placement.part], placement)
+            if not set(cells) & puzzle.space.premarked:
+                model.Add(literal <= sum(inside[cell] for cell in cells))
     gold = sum(literal * base_of(h, w)[1] for (_, _, h, w), literal in chosen.items())
     objective = SCORE_WEIGHT * (value - sum(whites)) + gold
     model.Maximize(objective)
@@ -175,47 +201,36 @@ def _forbid_touching(model: cp_model.CpModel, space: Space, colour: dict[Cell, d
                         _require(model, colour[(row, col)][k] + colour[other][k] <= 1)
 
 
-def _lines_beyond(space: Space, rectangle: Rectangle) -> dict[str, tuple[int, range]]:
-    """Each side of a rectangle: its axis (0: rows, 1: columns) and the lines of the space beyond it."""
-    top, left, rows, cols = rectangle
-    return {"top": (0, range(0, top)), "bottom": (0, range(top + rows, space.rows)),
-            "left": (1, range(0, left)), "right": (1, range(left + cols, space.cols))}
-
-
 def _shipped_rectangle(model: cp_model.CpModel, space: Space, colour: dict[Cell, dict[str, cp_model.LinearExpr]],
                        always: set[Cell]) -> tuple[dict[Rectangle, cp_model.IntVar], dict[Cell, cp_model.IntVar],
                                                    cp_model.LinearExpr]:
     """Exactly one product-sized rectangle, wholly filled; a literal per cell for being inside it; and the
     score before white cells: base - cuts.
 
-    A side is cut when a filled cell lies beyond its line. Cells filled whatever is placed (`always`:
-    premarked cells, placed parts) cut their sides of a rectangle for sure: those cuts come off the
-    rectangle's own value, so the relaxation sees them at once (an 8 x 8 space with three premarked cells far
-    apart has no 4 x 4 without a cut); the other sides get a literal, set when a filled line lies beyond."""
-    filled = {cell: sum(colour[cell].values()) for cell in space.cells}
+    The cuts are the fewest sides to cut along (`shipping.fewest_cuts`): each filled cell beyond the rectangle
+    needs one of the sides it lies beyond cut, a literal per side. Cells filled whatever is placed (`always`:
+    premarked cells, placed parts) beside a side force its cut for sure: those cuts come off the rectangle's own
+    value, so the relaxation sees them at once (an 8 x 8 space with three premarked cells far apart has no 4 x 4
+    without a cut)."""
+    filled = {cell: _as_literal(model, sum(colour[cell].values()), f"filled{cell}") for cell in space.cells}
     rectangles = [(top, left, rows, cols) for rows, cols in PRODUCT_SIZES
                   for top in range(space.rows - rows + 1) for left in range(space.cols - cols + 1)]
     chosen = {r: model.NewBoolVar(f"ship_{r}") for r in rectangles}
     model.AddExactlyOne(chosen.values())
-    for (top, left, rows, cols), literal in chosen.items():
-        for r in range(top, top + rows):
-            for c in range(left, left + cols):
-                _require(model, filled[(r, c)] >= 1, literal)
-    line_filled = ({r: model.NewBoolVar(f"row{r}") for r in range(space.rows)},
-                   {c: model.NewBoolVar(f"col{c}") for c in range(space.cols)})
-    for cell, expression in filled.items():
-        for axis in (0, 1):
-            model.Add(line_filled[axis][cell[axis]] >= expression)
-    cuts = {side: model.NewBoolVar(f"cut_{side}") for side in ("top", "bottom", "left", "right")}
+    cuts = {side: model.NewBoolVar(f"cut_{side}") for side in SIDES}
     value = {}
     for rectangle, literal in chosen.items():
-        value[rectangle] = base_of(rectangle[2], rectangle[3])[0]
-        for side, (axis, lines) in _lines_beyond(space, rectangle).items():
-            if any(cell[axis] in lines for cell in always):
-                value[rectangle] -= 1   # a sure cut
+        needs = {cell: sides_beyond(cell, *rectangle) for cell in space.cells}
+        for cell, need in needs.items():
+            if not need:
+                _require(model, filled[cell] >= 1, literal)
+        sure = {side for cell in always if len(needs[cell]) == 1 for side in needs[cell]}
+        value[rectangle] = base_of(rectangle[2], rectangle[3])[0] - len(sure)
+        for cell, need in needs.items():
+            if not need or need & sure or (isinstance(filled[cell], int) and filled[cell] == 0):   # inside, gone with a sure cut, or never filled
                 continue
-            for line in lines:
-                model.AddBoolOr([cuts[side], literal.Not(), line_filled[axis][line].Not()])
+            bare = [] if isinstance(filled[cell], int) else [filled[cell].Not()]
+            model.AddBoolOr([literal.Not(), *bare, *(cuts[side] for side in sorted(need))])
     inside = {cell: model.NewBoolVar(f"inside{cell}") for cell in space.cells}
     for cell, literal in inside.items():
         model.Add(literal == sum(chosen_literal for (t, l, h, w), chosen_literal in chosen.items()
@@ -243,8 +258,12 @@ class _Keeper(cp_model.CpSolverSolutionCallback):
                           time.monotonic() - self.start)
 
 
-def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float) -> tuple[Puzzle, Shipment | None]:
-    """The answer as the checker sees it; a disagreement with the model's (score, RG) is raised, never shown."""
+def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float, proved: bool) -> tuple[Puzzle, Shipment | None]:
+    """The answer as the checker sees it; a disagreement with the model's (score, RG) is raised, never shown.
+
+    Only a proved answer's value is exact: before that, the model may count a cut it could drop or ship a
+    rectangle that is not the filling's best (its cut literals are bounded from below only), so the checker
+    may find more, never less (QA: a search stopped early claimed -1 where the checker found 8)."""
     answer = puzzle.with_placed(tuple(sorted(puzzle.placed + placed, key=lambda p: p.part)))
     verdict = check(answer)
     if not verdict.legal:
@@ -252,7 +271,8 @@ def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float) -> tu
                                       f"{verdict.violations[0].message}")
     shipment = best_shipment(verdict.filling.colours)
     score, gold = divmod(round(claimed), SCORE_WEIGHT)
-    if shipment is None or (shipment.score, shipment.robo_gold) != (score, gold):
+    found = None if shipment is None else (shipment.score, shipment.robo_gold)
+    if found is None or (found != (score, gold) if proved else found < (score, gold)):
         judged = f"{shipment.score} VP and {shipment.robo_gold} RG" if shipment else "no shipment"
         raise RobofactureDisagreement(f"the solver claims {score} VP and {gold} RG, the checker finds {judged}")
     return answer, shipment
@@ -268,15 +288,16 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     lasting = [v for v in verdict.violations if all(verdict.filling.owner.get(cell, 0) >= 0 for cell in v.cells)]
     if lasting:
         first = lasting[0]
+        where = next(i for i, p in enumerate(puzzle.placed) if p.part in first.parts)
         raise PlacedPartsIllegal(f"the parts already placed break '{first.rule}': {first.message} "
-                                 f"(cells {[list(c) for c in first.cells]})")
+                                 f"(cells {[list(c) for c in first.cells]})", f"placed[{where}]")
     built = _build(puzzle, verdict, all_parts)
     left = lambda: time_limit - (time.monotonic() - start)   # noqa: E731 - the clock, read at each stage
     keeper = _Keeper(built, progress, start)
-    solver, name, stopped = _run(built.model, time_limit, workers, seed, keeper)
+    solver, name, stopped = _run(built.model, left(), workers, seed, keeper)
     if keeper.best is None:
         status_name = "INFEASIBLE" if name == "INFEASIBLE" else "UNKNOWN"
-        return RobofactureResult(status_name, puzzle, None, None, time.monotonic() - start, interrupted=stopped)
+        return RobofactureResult(status_name, puzzle, None, None, time.monotonic() - start, stop_signal=stopped)
     value, bound = solver.ObjectiveValue(), _score_of(solver.BestObjectiveBound())
     answered = time.monotonic() - start
     proved = name == "OPTIMAL" and not stopped
@@ -284,7 +305,7 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     if proved:   # the tie-break gets as long as the answer took, at least FEWEST_SECONDS, never past the limit
         stage = max(FEWEST_SECONDS, answered)
         placed, fewest, stopped = _fewest_parts(built, placed, value, min(left(), stage), workers, seed)
-    answer, shipment = _judged(puzzle, placed, value)
+    answer, shipment = _judged(puzzle, placed, value, proved)
     settled = None
     if unique and fewest:
         settled, stopped = _is_unique(built, answer, left(), workers, seed)
@@ -293,11 +314,11 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
 
 
 def _fewest_parts(built: _Model, placed: tuple[Placement, ...], value: float, time_limit: float, workers: int,
-                  seed: int) -> tuple[tuple[Placement, ...], bool | None, bool]:
+                  seed: int) -> tuple[tuple[Placement, ...], bool | None, int | None]:
     """The second stage: the score and RG held at `value`, as few parts as will do, from `placed` as a complete
-    hint. (placements, whether they are proved the fewest (None: no time was left), whether Ctrl-C came)."""
+    hint. (placements, whether they are proved the fewest (None: no time was left), the signal that stopped it)."""
     if time_limit <= 0:
-        return placed, None, False
+        return placed, None, None
     model = built.model
     model.Add(built.objective >= round(value))
     chosen = set(placed)
@@ -314,24 +335,25 @@ def _fewest_parts(built: _Model, placed: tuple[Placement, ...], value: float, ti
 
 
 def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
-         callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[cp_model.CpSolver, str, bool]:
+         callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[cp_model.CpSolver, str, int | None]:
     """Solve in a worker thread under `Interrupt`, so Ctrl-C stops the search at once and its best answer is
-    kept: (the solver, its status name, whether it was interrupted)."""
+    kept: (the solver, its status name, the signal that stopped it or None)."""
     solver = cp_model.CpSolver()
     with Interrupt() as interrupt:
         solver_parameters(solver, time_limit, workers, seed)
         interrupt.solver = solver
         status = in_worker_thread(lambda: solver.Solve(model, callback))[1]
-    return solver, solver.StatusName(status), interrupt.flag
+    return solver, solver.StatusName(status), interrupt.signum
 
 
-def _is_unique(built: _Model, answer: Puzzle, time_limit: float, workers: int, seed: int) -> tuple[bool | None, bool]:
+def _is_unique(built: _Model, answer: Puzzle, time_limit: float, workers: int, seed: int
+               ) -> tuple[bool | None, int | None]:
     """Whether no other filling of the space (its cells and their colours) is as good: as many points, as much
-    RG, as few parts (both stages hold in the model now); and whether Ctrl-C stopped the question. The model
+    RG, as few parts (both stages hold in the model now); and the signal that stopped the question, if one did. The model
     again with this filling forbidden; None when the time runs out first. (Spare parts laid where a side is cut
     anyway cost no point, so "as good" counts the parts too.)"""
     if time_limit <= 0:
-        return None, False
+        return None, None
     colours = check(answer).filling.colours
     model = built.model
     same = [expressions[colours[cell]] if cell in colours else 1 - sum(expressions.values())

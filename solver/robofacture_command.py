@@ -48,7 +48,7 @@ def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path:
           show: bool = True) -> None:
     highlight = {cell for v in verdict.violations for cell in v.cells}
     count = len(verdict.violations)
-    note = None if verdict.legal else (f"illegal: {count} rule{'s' * (count != 1)} broken, their cells outlined; "
+    note = None if verdict.legal else (f"illegal: {count} rule{'s' * (count != 1)} broken, their cells marked; "
                                        "nothing ships until they hold")
     if show:
         _out.print(terminal_picture(puzzle.space, verdict.filling, shipment, highlight), soft_wrap=True)
@@ -143,7 +143,7 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
         with progress:
             result = solve_parts(puzzle, time_limit, workers, seed, all_parts, unique, progress)
     except PlacedPartsIllegal as exc:
-        raise DocumentError(puzzle_path, "placed", str(exc)) from None
+        raise DocumentError(puzzle_path, exc.key, str(exc)) from None
     document = result.puzzle.to_dict() | {"result": result.to_dict()}
     if out_path:
         _write(out_path, json_text(document))
@@ -192,8 +192,15 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
                      svg_path: str | None) -> None:
     """Draw puzzles until one has a provably unique best answer (CP-SAT proves the answer optimal and every
     other filling worse), and write it. Exit 1 when none is found within the attempts and the time."""
-    from .robofacture_generate import generate
+    from .robofacture_generate import MIN_PLACED, generate
 
+    if parts + monominoes < MIN_PLACED:
+        raise click.UsageError(f"--parts and --monominoes give {parts + monominoes} part(s); a puzzle's answer places "
+                               f"at least {MIN_PLACED}")
+    room = (rows * cols + 1) // 2   # premarked cells stand apart, as on a checkerboard's dark squares at most
+    if premarked > room:
+        raise click.UsageError(f"--premarked {premarked}: a {rows} x {cols} space has room for {room} premarked "
+                               "cells apart")
     found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_limit, workers)
     if found is None:
         _err.print(f"no puzzle with a unique best answer in {attempts} draws or {time_limit:g} s: try more "

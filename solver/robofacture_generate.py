@@ -8,6 +8,7 @@ that place fewer than two parts, are thrown back. The same seed draws the same p
 from __future__ import annotations
 
 import random
+import signal
 import time
 from dataclasses import dataclass
 
@@ -32,16 +33,25 @@ class Generated:
 
 def draw(rng: random.Random, rows: int, cols: int, parts: int, monominoes: int, premarked: int) -> Puzzle:
     """A random puzzle: `parts` polyominoes from the box (two different player colours each), `monominoes`
-    monominoes of any colour, `premarked` cells of the player's colour, no two side by side (as many as fit)."""
+    monominoes of any colour, `premarked` cells of the player's colour, no two side by side (at most
+    (rows * cols + 1) // 2)."""
     kinds = rng.choices(list(BOX), weights=list(BOX.values()), k=parts)
     drawn = [Part(kind, tuple(rng.sample(PLAYER_COLOURS, 2))) for kind in kinds]
     drawn += [Part("mono", (rng.choice(COLOURS),)) for _ in range(monominoes)]
+    return Puzzle(Space(rows, cols, rng.choice(PLAYER_COLOURS), _apart(rng, rows, cols, premarked)), tuple(drawn))
+
+
+def _apart(rng: random.Random, rows: int, cols: int, count: int) -> frozenset:
+    """`count` random cells, no two side by side (as printed spaces have them): random picks while they fit,
+    else a sample of the checkerboard's (rows * cols + 1) // 2 even squares, which always holds that many."""
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     marked: set = set()
-    for r, c in rng.sample(cells, len(cells)):   # premarked cells apart, as printed spaces have them
-        if len(marked) < premarked and not marked & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}:
+    for r, c in rng.sample(cells, len(cells)):
+        if len(marked) < count and not marked & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}:
             marked.add((r, c))
-    return Puzzle(Space(rows, cols, rng.choice(PLAYER_COLOURS), frozenset(marked)), tuple(drawn))
+    if len(marked) < count:
+        marked = set(rng.sample([cell for cell in cells if sum(cell) % 2 == 0], count))
+    return frozenset(marked)
 
 
 def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: int = 1, seed: int = 0,
@@ -56,7 +66,8 @@ def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: i
             break
         puzzle = draw(rng, rows, cols, parts, monominoes, premarked)
         answer = solve_parts(puzzle, min(left, max(time_limit / 5, 1.0)), workers, seed, unique=True)
-        if answer.interrupted:   # Ctrl-C: a designer who stops the draws wants them stopped, not the next one
+        if answer.stop_signal is not None:   # a designer who stops the draws wants them stopped, not the next
+            signal.raise_signal(answer.stop_signal)   # one: the command's own handler ends it (SIGTERM: 143)
             raise KeyboardInterrupt
         if answer.unique and answer.status == "OPTIMAL" and len(answer.puzzle.placed) >= MIN_PLACED:
             return Generated(puzzle, answer, attempt, time.monotonic() - start)

@@ -151,6 +151,7 @@ class Interrupt:
 
     def __init__(self) -> None:
         self.flag = False
+        self.signum: int | None = None   # which stop signal came (a caller may pass it on: SIGTERM exits 143)
         self.solver: cp_model.CpSolver | None = None
         self._previous: dict[int, object] = {}
         self._abortable = 0
@@ -166,7 +167,7 @@ class Interrupt:
         self._previous = {}
 
     def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
-        self.flag = True
+        self.flag, self.signum = True, signum
         if self.solver is not None:
             self.solver.StopSearch()
         if self._abortable:

@@ -6,7 +6,7 @@ import pytest
 from models.robofacture.check import PRINTED, check
 from models.robofacture.parts import SHAPES, Part, Placement, covered, orientations
 from models.robofacture.puzzle import Puzzle, Space
-from models.robofacture.shipping import BASES, Shipment, base_of, best_shipment, product_colours, shipment_at, shipments
+from models.robofacture.shipping import BASES, Shipment, base_of, best_shipment, product_colours, shipment_at
 
 RED, BLUE, WHITE = Part("mono", ("red",)), Part("mono", ("blue",)), Part("mono", ("white",))
 
@@ -115,13 +115,21 @@ def test_a_clean_rectangle_has_no_cuts():
     assert (best.rows, best.cols, best.cuts, best.score, best.robo_gold) == (3, 3, 0, 6, 1)
 
 
-def test_cuts_count_the_sides_beyond_which_filled_cells_remain():
+def test_cuts_count_the_sides_beyond_which_filled_cells_lie():
     # an L: the 3 x 3 block keeps a tail to the right (one cut) and one below (another)
     filled = filled_from("rbrb\nbrb.\nrbr.\nb...")
     s = shipment_at(filled, 0, 0, 3, 3)
     assert s.cut_sides == ("right", "bottom") and s.score == 6 - 2
-    inner = shipment_at(filled, 1, 1, 2, 2)
-    assert inner.cut_sides == ("top", "right", "bottom", "left") and inner.cuts == 4
+    inner = shipment_at(filled, 1, 1, 2, 2)   # the cut along the left side takes the cells below-left too
+    assert inner.cut_sides == ("top", "left") and inner.cuts == 2
+
+
+def test_a_cell_beyond_a_corner_goes_with_either_cut_at_that_corner():
+    # the rulebook counts the shortest number of straight cuts: one cut takes [4, 4] (QA: it was counted twice)
+    filled = filled_from("rbrb.\nbrbr.\nrbrb.\nbrbr.\n....r")
+    assert shipment_at(filled, 0, 0, 4, 4).cuts == 1 and best_shipment(filled).score == 14
+    both = filled_from("rbrb.\nbrbrb\nrbrb.\nbrbr.\n.b..r")   # a cell right and a cell below as well
+    assert shipment_at(both, 0, 0, 4, 4).cut_sides == ("right", "bottom")
 
 
 def test_white_cells_cost_a_point_inside_the_rectangle_only():
@@ -164,10 +172,12 @@ def test_drawings_bracket_the_shipped_cells_and_outline_violations():
     best = best_shipment(verdict.filling.colours)
     assert (best.rows, best.cols, best.cut_sides) == (2, 2, ("right",))
     text = terminal_picture(p.space, verdict.filling, best).plain.splitlines()
-    assert text[1].split() == ["0", "[0", "][1", "]", "4"]   # row 0: two shipped cells, then the cut one
+    assert text[1] == "  0 [R0 ][B1 ] r4  "   # row 0: two shipped cells, then the cut one, readable uncoloured
     svg = svg_picture(p.space, verdict.filling, best, "t")
     assert svg.count('fill-opacity="0.55"') == 1 and "stroke-dasharray" in svg   # the cut cell faded, its line
     broken = puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])
     verdict = check(broken)
     svg = svg_picture(broken.space, verdict.filling, None, "t", {(0, 0), (0, 1)}, "illegal: 1 rule broken")
     assert svg.count('stroke="#e020c0"') == 2 and "illegal: 1 rule broken" in svg
+    assert terminal_picture(broken.space, verdict.filling, None, {(0, 0), (0, 1)}).plain.splitlines()[1] == \
+        "  0 !R0 !!R1 !"

@@ -3,6 +3,7 @@ uniqueness, and the commands with their documents and errors."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 import json
 import random
 
@@ -84,9 +85,12 @@ def test_uniqueness_is_proved_or_refuted():
 
 # -- brute force: the model's optimum is the checker's on small random spaces ---------------------------------
 def _brute_force(puzzle: Puzzle) -> int | None:
-    """The best score over every choice of placement (or none) per part, judged by the checker alone."""
+    """The best score over every choice of placement (or none) per unplaced part, judged by the checker alone."""
     options = []
+    placed = {p.part for p in puzzle.placed}
     for index, part in enumerate(puzzle.parts):
+        if index in placed:
+            continue
         choices = [None]
         for rotation, flip in orientations(part):
             for r in range(puzzle.space.rows):
@@ -97,7 +101,7 @@ def _brute_force(puzzle: Puzzle) -> int | None:
         options.append(choices)
     best = None
     for combination in itertools.product(*options):
-        verdict = check(puzzle.with_placed(tuple(p for p in combination if p is not None)))
+        verdict = check(puzzle.with_placed(puzzle.placed + tuple(p for p in combination if p is not None)))
         if verdict.legal and (shipment := best_shipment(verdict.filling.colours)) is not None:
             best = shipment.score if best is None else max(best, shipment.score)
     return best
@@ -234,7 +238,7 @@ def test_generate_writes_the_puzzle_and_its_answer(tmp_path):
 
 
 def test_generate_gives_up_with_exit_1():
-    result = run("robofacture", "generate", "--rows", "2", "--cols", "2", "--parts", "1", "--monominoes", "0",
+    result = run("robofacture", "generate", "--rows", "2", "--cols", "2", "--parts", "2", "--monominoes", "0",
                  "--premarked", "0", "--attempts", "3", "--workers", "1")
     assert result.exit_code == 1 and "no puzzle with a unique best answer in 3 draws" in result.stderr
 
@@ -253,3 +257,48 @@ def test_premarked_cells_side_by_side_are_mended_by_covering_one():
     assert not check(puzzle).legal   # as printed, two red cells touch
     result = solve_parts(puzzle, 10, 1)
     assert check(result.puzzle).legal and result.shipment.score == 1
+
+
+@pytest.mark.parametrize("name", ["robofacture-outside-part-covers-premarked.json",
+                                  "robofacture-outside-part-mends-premarked.json",
+                                  "robofacture-placed-beside-premarked.json"])
+def test_parts_outside_the_rectangle_that_cover_premarked_cells_are_kept(name):
+    """QA: a part wholly outside the shipped rectangle was forbidden, but one may be needed to cover a premarked
+    cell that would touch its own colour: the solver said OPTIMAL 1 where 2 was legal, or INFEASIBLE."""
+    from models.robofacture.puzzle import load_puzzle
+
+    puzzle = load_puzzle(Path(__file__).parent / "data" / name)
+    result = solve_parts(puzzle, 20, 1)
+    assert result.shipment is not None and result.shipment.score == _brute_force(puzzle)
+
+
+def test_an_unproved_answer_is_judged_by_the_checker_not_by_the_model():
+    """QA: stopped early, the model's value can understate the filling (a cut it could drop): the checker's
+    score stands, and only a proved value must agree exactly."""
+    from solver.robofacture import RobofactureDisagreement, _judged
+
+    puzzle = Puzzle(space(2, 2), (mono("red"), mono("blue"), mono("red"), mono("blue")))
+    placed = (Placement(0, (0, 0)), Placement(1, (0, 1)), Placement(2, (1, 1)), Placement(3, (1, 0)))
+    _, shipment = _judged(puzzle, placed, claimed=-10, proved=False)   # 1 VP found, -1 claimed
+    assert shipment.score == 1
+    with pytest.raises(RobofactureDisagreement):
+        _judged(puzzle, placed, claimed=-10, proved=True)
+    with pytest.raises(RobofactureDisagreement):   # more than the filling holds is wrong either way
+        _judged(puzzle, placed, claimed=20, proved=False)
+
+
+def test_sigterm_stops_generate_with_the_shells_code():
+    """QA: SIGTERM during the draws exited 130, as Ctrl-C does; `kill` and `timeout` expect 143."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "robofacture", "generate",
+                                "--rows", "10", "--cols", "10", "--parts", "20", "--workers", "1",
+                                "--time-limit", "60"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=INSTANCES.parent)
+    time.sleep(3.0)   # past the imports, into a draw's solve
+    running.send_signal(signal.SIGTERM)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 143 and err.strip().splitlines()[-1] == "interrupted"

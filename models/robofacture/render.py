@@ -2,7 +2,8 @@
 
 Both show the same things, so a player who reads one reads the other: each cell in its colour and labelled with
 the part that fills it (a dot where the printed premarked monomino shows), the shipped rectangle outlined, the
-lines of its cuts, and the cells a violation names.
+lines of its cuts, and the cells a violation names. The terminal's cells also spell their colour's initial and
+mark shipped and broken cells in characters, so a drawing piped to a file or a colourless terminal still reads.
 """
 from __future__ import annotations
 
@@ -29,13 +30,23 @@ def _label(owner: int | None) -> str:
     return "" if owner is None else PRINTED_MARK if owner == PRINTED else str(owner)
 
 
+def _cell_text(colour: str | None, label: str, shipped: bool, cut_away: bool, broken: bool) -> str:
+    """A cell's 5 characters, readable without colour (piped, QA): the colour's initial (lower case where a cut
+    takes the cell away) and the part; [ ] around shipped cells, ! ! around cells a violation names."""
+    if colour is None:
+        return "  .  "
+    code = f"{colour[0].lower() if cut_away else colour[0].upper()}{label}"
+    left, right = ("!", "!") if broken else ("[", "]") if shipped else (" ", " ")
+    return f"{left}{code:<3}{right}"
+
+
 def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None = None,
                      highlight: frozenset[Cell] | set[Cell] = frozenset()) -> Text:
-    """Rows of 4-character cells: colour, part label; the shipped cells in brackets, a violation's cells in
-    reverse video, cut-away cells dimmed."""
+    """Rows of 5-character cells (`_cell_text`) on the cell's colour; a violation's cells also in reverse video,
+    cut-away cells dimmed."""
     shipped = set(shipment.cells) if shipment else set()
     text = Text()
-    text.append("    " + "".join(f"{col:^4}" for col in range(space.cols)) + "\n", style="dim")
+    text.append("    " + "".join(f"{col:^5}" for col in range(space.cols)) + "\n", style="dim")
     for row in range(space.rows):
         text.append(f"{row:>3} ", style="dim")
         for col in range(space.cols):
@@ -43,14 +54,10 @@ def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None =
             colour = filling.colours.get(cell)
             background = TERM_COLORS.get(colour, EMPTY_BG) if colour else EMPTY_BG
             ink = "grey0" if colour and ink_for(colour) == "black" else "grey100"
-            label = _label(filling.owner.get(cell))
-            body = f"[{label:^2}]" if cell in shipped else f" {label:^2} "
-            style = f"{ink} on {background}"
-            if cell in highlight:
-                style += " reverse bold"
-            elif shipment and colour and cell not in shipped:
-                style += " dim"
-            text.append(body, style=style)
+            cut_away = bool(shipment) and colour is not None and cell not in shipped
+            style = f"{ink} on {background}" + (" reverse bold" if cell in highlight else " dim" if cut_away else "")
+            text.append(_cell_text(colour, _label(filling.owner.get(cell)), cell in shipped, cut_away,
+                                   cell in highlight), style=style)
         text.append("\n")
     return text
 

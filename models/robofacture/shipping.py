@@ -2,13 +2,16 @@
 
 Score = base - cuts - white cells inside the rectangle. The base depends on the rectangle's size, from 2 x 2 up to
 4 x 4, the largest product; bigger products also pay Robo Gold (RG). A cut is a straight cut through the whole
-shape that removes everything beyond one side of the rectangle, so the cuts are the rectangle's sides beyond which
-filled cells remain (0-4). This module knows nothing of parts: it reads a map of filled cells to colours, which the
-checker builds, so the solver's claim about a shipment is judged by code that never saw the solver.
+shape along one side of the rectangle, removing everything beyond it, and the cuts counted are the fewest that
+leave the rectangle alone (0-4; the rulebook: "the shortest number of straight cuts"). A filled cell beyond a
+corner of the rectangle goes with either of the two cuts at that corner, so it needs a cut of its own only when
+neither is made for another cell. This module knows nothing of parts: it reads a map of filled cells to colours,
+which the checker builds, so the solver's claim about a shipment is judged by code that never saw the solver.
 """
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass
 
 from .parts import WHITE, Cell
@@ -80,14 +83,27 @@ def shipment_at(filled: dict[Cell, str], top: int, left: int, rows: int, cols: i
     inside = [(r, c) for r in range(top, top + rows) for c in range(left, left + cols)]
     if base is None or any(cell not in filled for cell in inside):
         return None
-    bottom, right = top + rows - 1, left + cols - 1
-    beyond = {
-        "top": any(r < top for r, _ in filled), "right": any(c > right for _, c in filled),
-        "bottom": any(r > bottom for r, _ in filled), "left": any(c < left for _, c in filled),
-    }
     colours = [filled[cell] for cell in inside]
-    return Shipment(top, left, rows, cols, base[0], base[1], tuple(side for side in SIDES if beyond[side]),
+    return Shipment(top, left, rows, cols, base[0], base[1], fewest_cuts(set(filled), top, left, rows, cols),
                     colours.count(WHITE), product_colours(colours))
+
+
+def sides_beyond(cell: Cell, top: int, left: int, rows: int, cols: int) -> frozenset[str]:
+    """The sides of the rectangle a cell lies beyond: none inside it, one beside it, two beyond a corner."""
+    row, col = cell
+    return frozenset(side for side, beyond in (("top", row < top), ("right", col >= left + cols),
+                                               ("bottom", row >= top + rows), ("left", col < left)) if beyond)
+
+
+def fewest_cuts(filled: set[Cell], top: int, left: int, rows: int, cols: int) -> tuple[str, ...]:
+    """The fewest sides to cut along so that no filled cell is left beyond the rectangle (among equally few,
+    the first in SIDES order)."""
+    needs = {sides_beyond(cell, top, left, rows, cols) for cell in filled} - {frozenset()}
+    for count in range(len(SIDES) + 1):
+        for cut in combinations(SIDES, count):
+            if all(need & set(cut) for need in needs):
+                return cut
+    raise AssertionError("cutting all four sides leaves the rectangle alone")
 
 
 def shipments(filled: dict[Cell, str]) -> list[Shipment]:
