@@ -1,7 +1,8 @@
-"""`factoryfun robofacture`: the Robofacture parts puzzle's commands (check, ship, solve), thin over
-models/robofacture and solver/robofacture.
+"""`factoryfun robofacture`: the Robofacture parts puzzle's commands (check, ship, solve, generate), thin over
+models/robofacture, solver/robofacture and solver/robofacture_generate.
 
-Loaded when named (cli.py's LAZY), like `solve`: only `solve` needs CP-SAT, and it imports it when it runs.
+Loaded when named (cli.py's LAZY), like `solve`: only `solve` and `generate` need CP-SAT, and import it when they
+run.
 Exit codes follow `check` and `solve`: 0 legal / answered, 1 illegal / no answer, 2 unreadable input.
 """
 from __future__ import annotations
@@ -31,8 +32,8 @@ SVG_OPTION = output_option("--svg", "svg_path", help="Write the production space
 
 @click.group(cls=CheckedGroup)
 def robofacture() -> None:
-    """The Robofacture parts puzzle (RULES.md section 3): check a production space, ship it, or place parts
-    for the best shipment."""
+    """The Robofacture parts puzzle (RULES.md section 3): check a production space, ship it, place parts for the
+    best shipment, or generate puzzles with a proved unique best answer."""
 
 
 def _print_json(value) -> None:
@@ -58,7 +59,8 @@ def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path:
 
 
 def _violations(verdict: Verdict) -> None:
-    table = Table(title=f"{len(verdict.violations)} rule(s) broken", title_justify="left")
+    count = len(verdict.violations)
+    table = Table(title=f"{count} rule{'s' * (count != 1)} broken", title_justify="left")
     for heading in ("rule", "what", "cells", "parts"):
         table.add_column(heading)
     for v in verdict.violations:
