@@ -9,7 +9,8 @@ over are kept for another space). One weighted sum over all three was measured s
 parts the score was settled but the part count left the answer unproved at 60 s (results/robofacture.md).
 
 The answer is judged by `models.robofacture.check` and `shipping`, which never see this model: a placement the
-checker rejects, or a score it computes otherwise, raises `RobofactureDisagreement`.
+checker rejects, a proved score it computes otherwise, or an unproved one it finds below the model's claim, raises
+`RobofactureDisagreement`; the checker's score is the one reported.
 """
 from __future__ import annotations
 
@@ -349,9 +350,9 @@ def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
 def _is_unique(built: _Model, answer: Puzzle, time_limit: float, workers: int, seed: int
                ) -> tuple[bool | None, int | None]:
     """Whether no other filling of the space (its cells and their colours) is as good: as many points, as much
-    RG, as few parts (both stages hold in the model now); and the signal that stopped the question, if one did. The model
-    again with this filling forbidden; None when the time runs out first. (Spare parts laid where a side is cut
-    anyway cost no point, so "as good" counts the parts too.)"""
+    RG, as few parts (both stages hold in the model now), asked of the model with this filling forbidden; None
+    when the time runs out first. Also the signal that stopped the question, if one did. (Spare parts laid where
+    a side is cut anyway cost no point, so "as good" counts the parts too.)"""
     if time_limit <= 0:
         return None, None
     colours = check(answer).filling.colours
