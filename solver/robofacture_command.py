@@ -173,6 +173,44 @@ def _uniqueness(settled: bool | None, asked: bool) -> str:
             None: "; uniqueness not settled"}[settled]
 
 
+@robofacture.command("compare")
+@PUZZLE_ARGUMENT
+@time_limit_option(30.0, "Seconds for the best answer's search.")
+@workers_option()
+@seed_option()
+@json_option('Print {"yours", "best", "share"}: the two shipments, the best\'s result, yours as a share of it.')
+@output_option("--svg", "svg_path", help="Write the best answer as SVG.")
+def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int, as_json: bool,
+                    svg_path: str | None) -> None:
+    """Score a player's filled space against the best any placement of the same parts could ship (every part
+    at hand free, the premarked cells as printed). Exit 1 when the player's space breaks a rule."""
+    from .robofacture import solve_parts
+
+    puzzle = load_puzzle(puzzle_path)
+    verdict = check(puzzle)
+    yours = best_shipment(verdict.filling.colours) if verdict.legal else None
+    best = solve_parts(puzzle.with_placed(()), time_limit, workers, seed)
+    mine, top = (yours.score if yours else None), (best.shipment.score if best.shipment else None)
+    share = round(mine / top, 4) if mine is not None and top and top > 0 else None
+    if as_json:
+        _print_json({"legal": verdict.legal, "yours": yours.to_dict() if yours else None,
+                     "best": best.to_dict(), "share": share})
+    else:
+        _out.print("yours:")
+        _draw(puzzle, verdict, yours, None, puzzle_path)
+        if not verdict.legal:
+            _violations(verdict)
+        proved = "proved best" if best.status == "OPTIMAL" else f"not proved: bound {best.bound}"
+        _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
+        _draw(best.puzzle, check(best.puzzle), best.shipment, None, puzzle_path)
+        if share is not None:
+            _out.print(f"yours ships {mine} VP of the best {top}: {share:.0%}")
+    if svg_path and best.shipment is not None:
+        _write(svg_path, svg_picture(best.puzzle.space, check(best.puzzle).filling, best.shipment,
+                                     f"the best for {puzzle_path}"))
+    sys.exit(0 if verdict.legal else ILLEGAL_EXIT)
+
+
 @robofacture.command("generate")
 @click.option("--rows", type=click.IntRange(2, MAX_SIDE), default=4, show_default=True, help="Rows of the space.")
 @click.option("--cols", type=click.IntRange(2, MAX_SIDE), default=4, show_default=True, help="Columns of the space.")

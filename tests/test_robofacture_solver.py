@@ -302,3 +302,14 @@ def test_sigterm_stops_generate_with_the_shells_code():
     running.send_signal(signal.SIGTERM)
     out, err = running.communicate(timeout=30)
     assert running.returncode == 143 and err.strip().splitlines()[-1] == "interrupted"
+
+
+def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
+    svg = tmp_path / "best.svg"
+    result = run("robofacture", "compare", EXAMPLES / "filled-cuts.json", "--json", "--workers", "1", "--svg", svg)
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["yours"]["score"] == 13
+    assert report["best"]["status"] == "OPTIMAL" and report["best"]["shipment"]["score"] == 14   # no cut needed
+    assert report["share"] == round(13 / 14, 4) and svg.read_text().startswith("<svg")
+    shown = run("robofacture", "compare", EXAMPLES / "illegal-touching-and-overlap.json", "--workers", "1")
+    assert shown.exit_code == 1 and "overlap" in shown.stdout and "the best of the same parts" in shown.stdout
