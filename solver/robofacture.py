@@ -259,7 +259,8 @@ class _Keeper(cp_model.CpSolverSolutionCallback):
                           time.monotonic() - self.start)
 
 
-def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float, proved: bool) -> tuple[Puzzle, Shipment | None]:
+def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float, proved: bool
+            ) -> tuple[Puzzle, Verdict, Shipment | None]:
     """The answer as the checker sees it; a disagreement with the model's (score, RG) is raised, never shown.
 
     Only a proved answer's value is exact: before that, the model may count a cut it could drop or ship a
@@ -276,7 +277,7 @@ def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float, prove
     if found is None or (found != (score, gold) if proved else found < (score, gold)):
         judged = f"{shipment.score} VP and {shipment.robo_gold} RG" if shipment else "no shipment"
         raise RobofactureDisagreement(f"the solver claims {score} VP and {gold} RG, the checker finds {judged}")
-    return answer, shipment
+    return answer, verdict, shipment
 
 
 def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed: int = 0, all_parts: bool = False,
@@ -306,10 +307,10 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     if proved:   # the tie-break gets as long as the answer took, at least FEWEST_SECONDS, never past the limit
         stage = max(FEWEST_SECONDS, answered)
         placed, fewest, stopped = _fewest_parts(built, placed, value, min(left(), stage), workers, seed)
-    answer, shipment = _judged(puzzle, placed, value, proved)
+    answer, judged, shipment = _judged(puzzle, placed, value, proved)
     settled = None
     if unique and fewest:
-        settled, stopped = _is_unique(built, answer, left(), workers, seed)
+        settled, stopped = _is_unique(built, judged.filling.colours, left(), workers, seed)
     return RobofactureResult("OPTIMAL" if proved else "FEASIBLE", answer, shipment, bound,
                              time.monotonic() - start, settled, stopped, fewest, answered)
 
@@ -347,15 +348,14 @@ def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
     return solver, solver.StatusName(status), interrupt.signum
 
 
-def _is_unique(built: _Model, answer: Puzzle, time_limit: float, workers: int, seed: int
+def _is_unique(built: _Model, colours: dict[Cell, str], time_limit: float, workers: int, seed: int
                ) -> tuple[bool | None, int | None]:
-    """Whether no other filling of the space (its cells and their colours) is as good: as many points, as much
+    """Whether no other filling of the space than `colours` (each filled cell's colour) is as good: as many points, as much
     RG, as few parts (both stages hold in the model now), asked of the model with this filling forbidden; None
     when the time runs out first. Also the signal that stopped the question, if one did. (Spare parts laid where
     a side is cut anyway cost no point, so "as good" counts the parts too.)"""
     if time_limit <= 0:
         return None, None
-    colours = check(answer).filling.colours
     model = built.model
     same = [expressions[colours[cell]] if cell in colours else 1 - sum(expressions.values())
             for cell, expressions in built.colour.items()]

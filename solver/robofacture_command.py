@@ -190,6 +190,7 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     verdict = check(puzzle)
     yours = best_shipment(verdict.filling.colours) if verdict.legal else None
     best = solve_parts(puzzle.with_placed(()), time_limit, workers, seed)
+    best_verdict = check(best.puzzle)
     mine, top = (yours.score if yours else None), (best.shipment.score if best.shipment else None)
     share = round(mine / top, 4) if mine is not None and top and top > 0 else None
     if as_json:
@@ -202,11 +203,11 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
             _violations(verdict)
         proved = "proved best" if best.status == "OPTIMAL" else f"not proved: bound {best.bound}"
         _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
-        _draw(best.puzzle, check(best.puzzle), best.shipment, None, puzzle_path)
+        _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
         if share is not None:
             _out.print(f"yours ships {mine} VP of the best {top}: {share:.0%}")
     if svg_path and best.shipment is not None:
-        _write(svg_path, svg_picture(best.puzzle.space, check(best.puzzle).filling, best.shipment,
+        _write(svg_path, svg_picture(best.puzzle.space, best_verdict.filling, best.shipment,
                                      f"the best for {puzzle_path}"))
     sys.exit(0 if verdict.legal else ILLEGAL_EXIT)
 

@@ -150,11 +150,15 @@ class Interrupt:
     """
 
     def __init__(self) -> None:
-        self.flag = False
         self.signum: int | None = None   # which stop signal came (a caller may pass it on: SIGTERM exits 143)
         self.solver: cp_model.CpSolver | None = None
         self._previous: dict[int, object] = {}
         self._abortable = 0
+
+    @property
+    def flag(self) -> bool:
+        """A stop signal came."""
+        return self.signum is not None
 
     def __enter__(self) -> "Interrupt":
         if threading.current_thread() is threading.main_thread():
@@ -167,7 +171,7 @@ class Interrupt:
         self._previous = {}
 
     def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
-        self.flag, self.signum = True, signum
+        self.signum = signum
         if self.solver is not None:
             self.solver.StopSearch()
         if self._abortable:

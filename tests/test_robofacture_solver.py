@@ -279,7 +279,7 @@ def test_an_unproved_answer_is_judged_by_the_checker_not_by_the_model():
 
     puzzle = Puzzle(space(2, 2), (mono("red"), mono("blue"), mono("red"), mono("blue")))
     placed = (Placement(0, (0, 0)), Placement(1, (0, 1)), Placement(2, (1, 1)), Placement(3, (1, 0)))
-    _, shipment = _judged(puzzle, placed, claimed=-10, proved=False)   # 1 VP found, -1 claimed
+    _, _, shipment = _judged(puzzle, placed, claimed=-10, proved=False)   # 1 VP found, -1 claimed
     assert shipment.score == 1
     with pytest.raises(RobofactureDisagreement):
         _judged(puzzle, placed, claimed=-10, proved=True)

@@ -39,14 +39,16 @@ def _attrs(attrs: dict[str, object]) -> str:
     return "".join(f" {k.rstrip('_').replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items() if v is not None)
 
 
-def _el(tag: str, content: str | None = None, **attrs: object) -> str:
+def svg_element(tag: str, content: str | None = None, **attrs: object) -> str:
+    """One SVG element; `font_size=12` is written font-size="12", a None attribute is left out. Shared by every
+    picture of the project (the Robofacture spaces too)."""
     if content is None:
         return f"<{tag}{_attrs(attrs)}/>"
     return f"<{tag}{_attrs(attrs)}>{content}</{tag}>"
 
 
-def _text(x: float, y: float, text: str, size: float, fill: str = "#222", weight: str = "normal", anchor: str = "middle", **attrs: object) -> str:
-    return _el("text", escape(text), x=f"{x:.1f}", y=f"{y:.1f}", font_size=size, font_weight=weight, fill=fill,
+def svg_text(x: float, y: float, text: str, size: float, fill: str = "#222", weight: str = "normal", anchor: str = "middle", **attrs: object) -> str:
+    return svg_element("text", escape(text), x=f"{x:.1f}", y=f"{y:.1f}", font_size=size, font_weight=weight, fill=fill,
                text_anchor=anchor, dominant_baseline="central", font_family=FONT, **attrs)
 
 
@@ -117,9 +119,9 @@ def _plot(board: Board) -> _Plot:
 
 # -- board --------------------------------------------------------------------------
 def _defs() -> str:
-    hatch = _el("pattern", _el("rect", width=8, height=8, fill="#d9d9d9") + _el("path", d="M0,8 L8,0", stroke="#a8a8a8", stroke_width=2),
+    hatch = svg_element("pattern", svg_element("rect", width=8, height=8, fill="#d9d9d9") + svg_element("path", d="M0,8 L8,0", stroke="#a8a8a8", stroke_width=2),
                 id="ff-hatch", width=8, height=8, patternUnits="userSpaceOnUse", patternTransform="rotate(0)")
-    return _el("defs", hatch)
+    return svg_element("defs", hatch)
 
 
 def _board_layer(plot: _Plot) -> str:
@@ -127,17 +129,17 @@ def _board_layer(plot: _Plot) -> str:
     for cell in sorted(board.all_drawn_cells()):
         poly = _points(plot.polygon(cell))
         if cell in board.blocked:
-            parts.append(_el("polygon", points=poly, fill="url(#ff-hatch)", stroke="#bbbbbb", class_="blocked"))
+            parts.append(svg_element("polygon", points=poly, fill="url(#ff-hatch)", stroke="#bbbbbb", class_="blocked"))
         elif cell in board.pillars:
             cx, cy = plot.centre(cell)
-            parts.append(_el("polygon", points=poly, fill="#8c8c8c", stroke="#666", class_="pillar"))
-            parts.append(_el("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=f"{plot.apothem * 0.55:.1f}", fill="#6b6b6b", stroke="#4d4d4d", stroke_width=3))
+            parts.append(svg_element("polygon", points=poly, fill="#8c8c8c", stroke="#666", class_="pillar"))
+            parts.append(svg_element("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=f"{plot.apothem * 0.55:.1f}", fill="#6b6b6b", stroke="#4d4d4d", stroke_width=3))
         else:
-            parts.append(_el("polygon", points=poly, fill=FLOOR[sum(cell) % 2], stroke="#cbbf9f", stroke_width=1, class_="cell"))
+            parts.append(svg_element("polygon", points=poly, fill=FLOOR[sum(cell) % 2], stroke="#cbbf9f", stroke_width=1, class_="cell"))
             if board.geometry.name == "hex":
                 cx, cy = plot.centre(cell)
-                parts.append(_text(cx, cy + plot.apothem * 0.62, f"{cell[0]},{cell[1]}", 8, fill="#a39880"))
-    return _el("g", "".join(parts), class_="board") + _outline(plot)
+                parts.append(svg_text(cx, cy + plot.apothem * 0.62, f"{cell[0]},{cell[1]}", 8, fill="#a39880"))
+    return svg_element("g", "".join(parts), class_="board") + _outline(plot)
 
 
 def _outline(plot: _Plot) -> str:
@@ -148,18 +150,18 @@ def _outline(plot: _Plot) -> str:
         if plot.board.geometry.across(cell, side) not in inside
     ]
     d = " ".join(f"M{a[0]:.1f},{a[1]:.1f} L{b[0]:.1f},{b[1]:.1f}" for a, b in segments)
-    return _el("path", d=d, stroke=OUTLINE, stroke_width=4, stroke_linecap="round", fill="none", class_="outline")
+    return svg_element("path", d=d, stroke=OUTLINE, stroke_width=4, stroke_linecap="round", fill="none", class_="outline")
 
 
 def _numbers(plot: _Plot) -> str:
     board, parts = plot.board, []
     for row in range(board.rows):
         cell = (0, row) if board.geometry.name == "hex" else (row, 0)
-        parts.append(_text(LEFT / 2, plot.centre(cell)[1], str(row), 13, fill="#555", weight="bold"))
+        parts.append(svg_text(LEFT / 2, plot.centre(cell)[1], str(row), 13, fill="#555", weight="bold"))
     if board.geometry.name == "square":
         for col in range(board.cols):
-            parts.append(_text(plot.centre((0, col))[0], TOP - 12, str(col), 13, fill="#555", weight="bold"))
-    return _el("g", "".join(parts), class_="numbers")
+            parts.append(svg_text(plot.centre((0, col))[0], TOP - 12, str(col), 13, fill="#555", weight="bold"))
+    return svg_element("g", "".join(parts), class_="numbers")
 
 
 # -- pipes ----------------------------------------------------------------------------
@@ -181,8 +183,8 @@ def _pipe_path(plot: _Plot, pipe: PipeView) -> str:
 def _stroke_pair(d: str, color: str, width: float = 7.0, **attrs: object) -> str:
     """A coloured stroke over a darker, wider one: visible on any floor, and where a
     second pipe crosses, its dark edge cuts the first one like a bridge."""
-    return (_el("path", d=d, stroke=PIPE_EDGE, stroke_width=width + 4, fill="none", stroke_linecap="butt", **attrs)
-            + _el("path", d=d, stroke=_color(color), stroke_width=width, fill="none", stroke_linecap="butt",
+    return (svg_element("path", d=d, stroke=PIPE_EDGE, stroke_width=width + 4, fill="none", stroke_linecap="butt", **attrs)
+            + svg_element("path", d=d, stroke=_color(color), stroke_width=width, fill="none", stroke_linecap="butt",
                   class_="pipe-stroke", **attrs))
 
 
@@ -190,13 +192,13 @@ def _pipe(plot: _Plot, pipe: PipeView) -> str:
     body = _stroke_pair(_pipe_path(plot, pipe), pipe.color, stroke_linejoin="round")
     if len(pipe.ends) > 2 and len({c for c, _ in pipe.ends}) == 1:
         cx, cy = plot.centre(pipe.ends[0][0])
-        body += _el("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=6, fill=_color(pipe.color), stroke=PIPE_EDGE, stroke_width=1.5)
-    return _el("g", body, class_="pipe", data_color=pipe.color)
+        body += svg_element("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=6, fill=_color(pipe.color), stroke=PIPE_EDGE, stroke_width=1.5)
+    return svg_element("g", body, class_="pipe", data_color=pipe.color)
 
 
 def _diagonal_tile(plot: _Plot, cells: tuple[Cell, ...]) -> str:
     """The diagonal tile's own outline, so its two pipes read as one domino tile."""
-    return _el("g", _rounded_box(plot, cells, inset=3, fill="#d7cdb6", stroke="#9c8f70"), class_="diagonal-tile")
+    return svg_element("g", _rounded_box(plot, cells, inset=3, fill="#d7cdb6", stroke="#9c8f70"), class_="diagonal-tile")
 
 
 # -- tanks ----------------------------------------------------------------------------
@@ -206,8 +208,8 @@ def _barrel(x: float, y: float, size: float, fill: str, ring: str) -> str:
     top, bottom = y - h / 2 + e, y + h / 2 - e
     body = (f"M{x - w / 2:.1f},{top:.1f} L{x - w / 2:.1f},{bottom:.1f} A{w / 2:.1f},{e:.1f} 0 0 0 {x + w / 2:.1f},{bottom:.1f} "
             f"L{x + w / 2:.1f},{top:.1f} A{w / 2:.1f},{e:.1f} 0 0 0 {x - w / 2:.1f},{top:.1f} Z")
-    return (_el("path", d=body, fill=fill, stroke=ring, stroke_width=3)
-            + _el("ellipse", cx=f"{x:.1f}", cy=f"{top:.1f}", rx=f"{w / 2:.1f}", ry=f"{e:.1f}", fill=fill, stroke=ring, stroke_width=2))
+    return (svg_element("path", d=body, fill=fill, stroke=ring, stroke_width=3)
+            + svg_element("ellipse", cx=f"{x:.1f}", cy=f"{top:.1f}", rx=f"{w / 2:.1f}", ry=f"{e:.1f}", fill=fill, stroke=ring, stroke_width=2))
 
 
 def _tank(plot: _Plot, tank: TankView) -> str:
@@ -221,7 +223,7 @@ def _tank(plot: _Plot, tank: TankView) -> str:
     if tank.kind == "end":
         ring = "#777"
     body = _barrel(cx, cy, plot.apothem, _color(tank.fill), ring)
-    return _el("g", stubs + body, class_=f"tank {tank.kind}", data_color=tank.fill)
+    return svg_element("g", stubs + body, class_=f"tank {tank.kind}", data_color=tank.fill)
 
 
 # -- machines -------------------------------------------------------------------------
@@ -229,10 +231,10 @@ def _rounded_box(plot: _Plot, cells: tuple[Cell, ...], inset: float, **attrs: ob
     """A domino's rounded rectangle, or a one-cell machine's shrunken polygon."""
     if len(cells) == 1:
         scale = 1 - inset / plot.apothem
-        return _el("polygon", points=_points(plot.polygon(cells[0], scale)), stroke_width=2, stroke_linejoin="round", **attrs)
+        return svg_element("polygon", points=_points(plot.polygon(cells[0], scale)), stroke_width=2, stroke_linejoin="round", **attrs)
     xs = [p[0] for c in cells for p in plot.polygon(c)]
     ys = [p[1] for c in cells for p in plot.polygon(c)]
-    return _el("rect", x=f"{min(xs) + inset:.1f}", y=f"{min(ys) + inset:.1f}", width=f"{max(xs) - min(xs) - 2 * inset:.1f}",
+    return svg_element("rect", x=f"{min(xs) + inset:.1f}", y=f"{min(ys) + inset:.1f}", width=f"{max(xs) - min(xs) - 2 * inset:.1f}",
                height=f"{max(ys) - min(ys) - 2 * inset:.1f}", rx=12, stroke_width=2, **attrs)
 
 
@@ -278,9 +280,9 @@ SMALL_BADGE = (7.0, 8.5)
 
 
 def _income_badge(x: float, y: float, income: int, radius: float = 11) -> str:
-    return (_el("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill=BADGE_FILL, stroke=BADGE_RING,
+    return (svg_element("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=f"{radius:g}", fill=BADGE_FILL, stroke=BADGE_RING,
                 stroke_width=2.5 if radius >= 11 else 2, class_="income")
-            + _text(x, y, str(income), 12 if radius >= 11 else 9 if income < 10 else 8.5, fill="#222", weight="bold"))
+            + svg_text(x, y, str(income), 12 if radius >= 11 else 9 if income < 10 else 8.5, fill="#222", weight="bold"))
 
 
 def _port(plot: _Plot, port: PortView) -> str:
@@ -296,15 +298,15 @@ def _port(plot: _Plot, port: PortView) -> str:
     stripes = ""
     if len(port.colors) > 1:  # a multi-colour port: one band per colour it accepts
         step = 20 / len(port.colors)
-        stripes = "".join(_el("rect", x=-19, y=f"{-10 + i * step:.1f}", width=11, height=f"{step:.1f}", fill=_color(c))
+        stripes = "".join(svg_element("rect", x=-19, y=f"{-10 + i * step:.1f}", width=11, height=f"{step:.1f}", fill=_color(c))
                           for i, c in enumerate(port.colors))
-    chip = _el("g", _el("polygon", points=_points(shape), fill=_color(port.colors[0]), stroke="#111", stroke_width=1.2) + stripes,
+    chip = svg_element("g", svg_element("polygon", points=_points(shape), fill=_color(port.colors[0]), stroke="#111", stroke_width=1.2) + stripes,
                transform=f"translate({x:.1f},{y:.1f}) rotate({angle})")
     a = math.radians(angle)
     lx, ly = x + label_u * math.cos(a), y + label_u * math.sin(a)
-    label = "" if port.amount is None else _text(lx, ly, str(port.amount), 12, fill=ink_for(port.colors[0]), weight="bold")
+    label = "" if port.amount is None else svg_text(lx, ly, str(port.amount), 12, fill=ink_for(port.colors[0]), weight="bold")
     kind = "input" if port.is_input else "output"
-    return _el("g", chip + label, class_=f"port {kind}", data_color="/".join(port.colors))
+    return svg_element("g", chip + label, class_=f"port {kind}", data_color="/".join(port.colors))
 
 
 #: an income badge this far from a port chip's middle clears it (badge radius 11, a chip 20 x 20)
@@ -356,11 +358,11 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         name_x = cx
         wide = max(xs) - min(xs) > max(ys) - min(ys)   # (lying: its top corners may hold the income badge)
         id_room = max(xs) - min(xs) - (2 * BADGE_ROOM if wide else 8)
-    text = _el("title", escape(" ".join(filter(None, (machine.id, machine.name))) + f", income {machine.income}"))
+    text = svg_element("title", escape(" ".join(filter(None, (machine.id, machine.name))) + f", income {machine.income}"))
     # a custom catalogue's long id is cut to the box (the title keeps it whole; QA: one ran over the badge)
     shown_id = ellipsized(machine.id, max(4, int(id_room / (ID_CHAR * ID_SIZE))))
-    text += _text(cx, cy - 5 * len(names), shown_id, ID_SIZE, weight="bold", class_="machine-id")
-    text += "".join(_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
+    text += svg_text(cx, cy - 5 * len(names), shown_id, ID_SIZE, weight="bold", class_="machine-id")
+    text += "".join(svg_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
                           font_style="italic", class_="machine-name") for i, line in enumerate(names))
     if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one
         spots = [(cx, min(ys) + 0.42 * plot.radius), (cx, max(ys) - 0.42 * plot.radius)]
@@ -385,11 +387,11 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     chips = "".join(_port(plot, p) for p in ports)
     # the badge last: where it must stand near a chip it is drawn over it, never hidden (QA: FN16's NW and NE
     # chips covered the badge at the top corner)
-    return _el("g", box + text + chips + income, class_="machine", data_id=machine.id)
+    return svg_element("g", box + text + chips + income, class_="machine", data_id=machine.id)
 
 
 def _highlight(plot: _Plot, cell: Cell) -> str:
-    return _el("polygon", points=_points(plot.polygon(cell, 0.94)), fill=HIGHLIGHT_SVG, fill_opacity=0.12,
+    return svg_element("polygon", points=_points(plot.polygon(cell, 0.94)), fill=HIGHLIGHT_SVG, fill_opacity=0.12,
                stroke=HIGHLIGHT_SVG, stroke_width=4, stroke_dasharray="10 4", class_="highlight", data_cell=f"{cell[0]},{cell[1]}")
 
 
@@ -411,7 +413,7 @@ def _legend(scene: Scene, x: float, y: float) -> str:
     r = 10
     tint = legend_colours(scene.colors)
     samples = {
-        "machine": lambda sx, sy: _el("rect", x=sx - 14, y=sy - 9, width=28, height=18, rx=5, fill="#fbfaf6", stroke="#333", stroke_width=1.5)
+        "machine": lambda sx, sy: svg_element("rect", x=sx - 14, y=sy - 9, width=28, height=18, rx=5, fill="#fbfaf6", stroke="#333", stroke_width=1.5)
         + _income_badge(sx + 20, sy, 9),
         "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, (tint["input"],), 2)),
         "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, (tint["output"],), 1)),
@@ -421,25 +423,25 @@ def _legend(scene: Scene, x: float, y: float) -> str:
         "end": lambda sx, sy: _barrel(sx, sy, 16, _color("black"), "#777"),
         "diagonal": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy - 8} L{sx + 16},{sy + 8}", tint["pipe"], 5)
         + _stroke_pair(f"M{sx - 16},{sy + 8} L{sx + 16},{sy - 8}", tint["output"], 5),
-        "pillar": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="#8c8c8c")
-        + _el("circle", cx=sx, cy=sy, r=6, fill="#6b6b6b"),
-        "blocked": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="url(#ff-hatch)", stroke="#bbb"),
-        "highlight": lambda sx, sy: _el("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill=HIGHLIGHT_SVG, fill_opacity=0.12,
+        "pillar": lambda sx, sy: svg_element("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="#8c8c8c")
+        + svg_element("circle", cx=sx, cy=sy, r=6, fill="#6b6b6b"),
+        "blocked": lambda sx, sy: svg_element("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill="url(#ff-hatch)", stroke="#bbb"),
+        "highlight": lambda sx, sy: svg_element("rect", x=sx - r, y=sy - r, width=2 * r, height=2 * r, fill=HIGHLIGHT_SVG, fill_opacity=0.12,
                                         stroke=HIGHLIGHT_SVG, stroke_width=3, stroke_dasharray="6 3"),
     }
-    parts = [_text(x, y, "Legend", 14, weight="bold", anchor="start")]
+    parts = [svg_text(x, y, "Legend", 14, weight="bold", anchor="start")]
     words = HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}
     entries = legend_entries(scene)
     for i, entry in enumerate(entries):
         row_y = y + 30 + 28 * i
         parts.append(samples[entry.key](x + 22, row_y))
-        parts.append(_text(x + 62, row_y, words.get(entry.key, entry.label), 11, anchor="start"))
+        parts.append(svg_text(x + 62, row_y, words.get(entry.key, entry.label), 11, anchor="start"))
     row_y = y + 30 + 28 * len(entries)
     for i, color in enumerate(scene.colors):
         sx = x + 8 + 64 * i
-        parts.append(_el("rect", x=sx, y=row_y - 10, width=58, height=20, rx=4, fill=_color(color), stroke="#333"))
-        parts.append(_text(sx + 29, row_y, color, 10, fill=ink_for(color), weight="bold"))
-    return _el("g", "".join(parts), class_="legend")
+        parts.append(svg_element("rect", x=sx, y=row_y - 10, width=58, height=20, rx=4, fill=_color(color), stroke="#333"))
+        parts.append(svg_text(sx + 29, row_y, color, 10, fill=ink_for(color), weight="bold"))
+    return svg_element("g", "".join(parts), class_="legend")
 
 
 def legend_height(scene: Scene) -> int:
@@ -449,7 +451,7 @@ def legend_height(scene: Scene) -> int:
 # -- whole pictures -------------------------------------------------------------------
 def _document(layers: list[str], width: float, height: float) -> str:
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            + _el("svg", "\n".join(layers), xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
+            + svg_element("svg", "\n".join(layers), xmlns="http://www.w3.org/2000/svg", width=f"{width:.0f}", height=f"{height:.0f}",
                   viewBox=f"0 0 {width:.0f} {height:.0f}"))
 
 
@@ -465,18 +467,18 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
     for port in scene.ports:
         machine_ports[at[port.cell].index].append(port)
     layers = [
-        _el("rect", width="100%", height="100%", fill="white"),
+        svg_element("rect", width="100%", height="100%", fill="white"),
         _defs(),
-        _text(LEFT, 22, title, TITLE_SIZE, weight="bold", anchor="start", class_="title"),
+        svg_text(LEFT, 22, title, TITLE_SIZE, weight="bold", anchor="start", class_="title"),
         _board_layer(plot),
         _numbers(plot),
-        _el("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),
-        _el("g", "".join(_pipe(plot, p) for p in scene.pipes), class_="pipes"),
-        _el("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
+        svg_element("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),
+        svg_element("g", "".join(_pipe(plot, p) for p in scene.pipes), class_="pipes"),
+        svg_element("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
         # highlights under the machines: their dashed outline shows in a machine's margin, and never covers
         # its badge or port amounts (QA: FN12's "8" and its chips' "2" and "1" were unreadable)
-        _el("g", "".join(_highlight(plot, c) for c in sorted(scene.highlights)), class_="highlights"),
-        _el("g", "".join(_machine(plot, m, machine_ports[m.index]) for m in scene.machines), class_="machines"),
+        svg_element("g", "".join(_highlight(plot, c) for c in sorted(scene.highlights)), class_="highlights"),
+        svg_element("g", "".join(_machine(plot, m, machine_ports[m.index]) for m in scene.machines), class_="machines"),
     ]
     if legend:
         layers.append(_legend(scene, board_w + 24, TOP))

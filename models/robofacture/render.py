@@ -7,11 +7,10 @@ mark shipped and broken cells in characters, so a drawing piped to a file or a c
 """
 from __future__ import annotations
 
-from xml.sax.saxutils import escape, quoteattr
-
 from rich.text import Text
 
 from ..render.palette import SVG_COLORS, TERM_COLORS, ink_for
+from ..render.svg import svg_element, svg_text
 from .check import PRINTED, Filling
 from .parts import Cell
 from .puzzle import Space
@@ -23,7 +22,6 @@ EMPTY_BG = "grey30"
 SVG_CELL = 44
 SVG_MARGIN = 30
 SVG_TITLE = 40
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 
 def _label(owner: int | None) -> str:
@@ -53,7 +51,7 @@ def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None =
             cell = (row, col)
             colour = filling.colours.get(cell)
             background = TERM_COLORS.get(colour, EMPTY_BG) if colour else EMPTY_BG
-            ink = "grey0" if colour and ink_for(colour) == "black" else "grey100"
+            ink = ink_for(colour) if colour else "white"
             cut_away = bool(shipment) and colour is not None and cell not in shipped
             style = f"{ink} on {background}" + (" reverse bold" if cell in highlight else " dim" if cut_away else "")
             text.append(_cell_text(colour, _label(filling.owner.get(cell)), cell in shipped, cut_away,
@@ -76,13 +74,11 @@ def caption(shipment: Shipment | None) -> str:
 
 
 def _rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
-    extra = "".join(f" {k.replace('_', '-')}={quoteattr(str(v))}" for k, v in attrs.items())
-    return f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}"{extra}/>'
+    return svg_element("rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{w:.1f}", height=f"{h:.1f}", **attrs)
 
 
-def _svg_text(x: float, y: float, text: str, size: int, fill: str = "#222", weight: str = "normal") -> str:
-    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-family="{FONT}" font-weight="{weight}" '
-            f'fill="{fill}" text-anchor="middle" dominant-baseline="central">{escape(text)}</text>')
+def _line(ax: float, ay: float, bx: float, by: float, **attrs: object) -> str:
+    return svg_element("line", x1=f"{ax:.1f}", y1=f"{ay:.1f}", x2=f"{bx:.1f}", y2=f"{by:.1f}", **attrs)
 
 
 def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title: str,
@@ -100,18 +96,18 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
         return x0 + cell[1] * SVG_CELL, y0 + cell[0] * SVG_CELL
 
     body = [_rect(0, 0, width, height, fill="#fbf8f1"),
-            _svg_text(width / 2, SVG_TITLE / 2 + 4, title, 18, weight="bold")]
+            svg_text(width / 2, SVG_TITLE / 2 + 4, title, 18, weight="bold")]
     for cell in space.cells:
         x, y = corner(cell)
         colour = filling.colours.get(cell)
         fill = SVG_COLORS.get(colour, "#d9d2c3") if colour else "#e9e2d2"
         body.append(_rect(x, y, SVG_CELL, SVG_CELL, fill=fill, stroke="#8a7d66", stroke_width=1))
         if cell in space.premarked and filling.owner.get(cell) != PRINTED:   # covered: the printed mark beneath
-            body.append(f'<circle cx="{x + 7:.1f}" cy="{y + 7:.1f}" r="3" fill="{SVG_COLORS[space.player]}" '
-                        'stroke="#222" stroke-width="0.8"/>')
+            body.append(svg_element("circle", cx=f"{x + 7:.1f}", cy=f"{y + 7:.1f}", r=3, fill=SVG_COLORS[space.player],
+                                    stroke="#222", stroke_width=0.8))
         label = _label(filling.owner.get(cell))
         if label:
-            body.append(_svg_text(x + SVG_CELL / 2, y + SVG_CELL / 2, label, 15,
+            body.append(svg_text(x + SVG_CELL / 2, y + SVG_CELL / 2, label, 15,
                                   fill=ink_for(colour) if colour else "#222", weight="bold"))
     for (row, col) in space.cells:   # thick lines where two parts (or a part and the empty space) meet
         here = filling.owner.get((row, col))
@@ -119,8 +115,8 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
             if space.inside(other) and filling.owner.get(other) != here and (here is not None
                                                                               or filling.owner.get(other) is not None):
                 x, y = corner((row, col))
-                body.append(f'<line x1="{x + ax * SVG_CELL:.1f}" y1="{y + ay * SVG_CELL:.1f}" '
-                            f'x2="{x + bx * SVG_CELL:.1f}" y2="{y + by * SVG_CELL:.1f}" stroke="#222" stroke-width="3"/>')
+                body.append(_line(x + ax * SVG_CELL, y + ay * SVG_CELL, x + bx * SVG_CELL, y + by * SVG_CELL,
+                                  stroke="#222", stroke_width=3))
     body.append(_rect(x0, y0, space.cols * SVG_CELL, space.rows * SVG_CELL, fill="none", stroke="#5a4a32",
                       stroke_width=3))
     for cell in sorted(highlight):
@@ -138,8 +134,7 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
                      "left": (x, y0, x, y0 + space.rows * SVG_CELL), "right": (x + w, y0, x + w, y0 + space.rows * SVG_CELL)}
         for side in shipment.cut_sides:
             ax, ay, bx, by = cut_lines[side]
-            body.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#000" '
-                        'stroke-width="2" stroke-dasharray="6 4"/>')
-    body.append(_svg_text(width / 2, height - 18, lines[0], 14))
+            body.append(_line(ax, ay, bx, by, stroke="#000", stroke_width=2, stroke_dasharray="6 4"))
+    body.append(svg_text(width / 2, height - 18, lines[0], 14))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}">\n' + "\n".join(body) + "\n</svg>\n")
