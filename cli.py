@@ -33,6 +33,7 @@ from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, Che
 from models.errors import DocumentError
 from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
 from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, silence_stdout
+from models.render.tables import machine_table, violation_table
 from models.wording import counted
 
 console = Terminal()
@@ -84,7 +85,8 @@ class FactoryfunGroup(CheckedGroup):
 
     #: commands defined beside the code they drive, loaded when named: `solve` brings CP-SAT (and pandas) with
     #: it, which took 0.7 s of every other command's start (`factoryfun --version`: 1.07 s)
-    LAZY = {"solve": ("solver.command", "solve"), "robofacture": ("solver.robofacture_command", "robofacture")}
+    LAZY = {"solve": ("solver.command", "solve"), "robofacture": ("solver.robofacture_command", "robofacture"),
+            "puzzle": ("solver.puzzle_command", "puzzle")}
 
     def main(self, args: Any = None, *rest: Any, **kwargs: Any) -> Any:
         # the command line (args None) counts from the process's start-up; a call with its own arguments (tests,
@@ -208,17 +210,8 @@ def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
     if as_json:   # a machines file: it works as --catalog FILE
         _print_json(catalog_document(cat))
         return
-    table = Table(title=f"{len(cat.machines)} machines ({ruleset_id}); names marked (?) are uncertain readings")
-    for column in ("id", "name", "income", "inputs", "output", "bonus"):
-        table.add_column(column, justify="right" if column == "income" else "left")
-
-    def port_text(p) -> str:
-        amount = "" if p.amount is None else f"{p.amount} "
-        return f"[{p.colors[0] if p.colors[0] != 'black' else 'white'}]{amount}{'/'.join(p.colors)}[/] {p.at}"
-
-    for m in cat.machines.values():
-        table.add_row(m.id, m.display_name, str(m.income), ", ".join(port_text(p) for p in m.inputs),
-                      ", ".join(port_text(p) for p in m.outputs), m.bonus_supply or "")
+    table = machine_table(cat.machines.values(), f"{len(cat.machines)} machines ({ruleset_id}); names marked (?) "
+                          "are uncertain readings")
     console.print(table)
 
 
@@ -263,17 +256,6 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
 
 
 # -- layouts -----------------------------------------------------------------
-def _violation_table(violations, title: str, rounds: list[str] | None = None) -> Table:
-    """Rule, message, cells and machines of each violation; with `rounds`, the rounds each stands in first."""
-    table = Table(title=title, show_lines=False)
-    for column in (["rounds"] if rounds is not None else []) + ["rule", "message", "cells", "machines"]:
-        table.add_column(column, overflow="fold")
-    for v, stands_in in zip(violations, rounds or [None] * len(violations)):
-        row = [v.rule, v.message, v.cells_text, ", ".join(v.machines)]
-        table.add_row(*([stands_in] if rounds is not None else []) + row)
-    return table
-
-
 def _score_table(score) -> Table:
     table = Table(title="score", show_header=False)
     table.add_column("part")
@@ -309,7 +291,7 @@ def check(layout_path: str, catalog_path, boards_path, as_json: bool, quiet: boo
         if result.legal:
             console.print(f"[green bold]legal[/]: {layout_path}, score {result.score.total}")
         else:
-            console.print(_violation_table(result.violations, f"{counted(len(result.violations), 'violation')} in {layout_path}"))
+            console.print(violation_table(result.violations, f"{counted(len(result.violations), 'violation')} in {layout_path}"))
             console.print(f"[red bold]illegal[/]: {layout_path}")
     sys.exit(0 if result.legal else 1)
 
@@ -427,7 +409,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
             grouped = grouped_violations(result.violations)
             title = counted(len(grouped), "violation") + (f" ({len(result.violations)} round by round)"
                                                       if len(grouped) < len(result.violations) else "")
-            console.print(_violation_table([v for _, v in grouped], title, [r for r, _ in grouped]))
+            console.print(violation_table([v for _, v in grouped], title, [r for r, _ in grouped]))
             console.print("[red bold]illegal game[/]")
     if out_path:
         _write_document(out_path, document)

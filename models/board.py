@@ -141,7 +141,8 @@ def _parse_board(source: str, key: str, raw: object) -> Board:
 
 
 def parse_boards(document: object, ruleset: Ruleset, source: str) -> dict[str, Board]:
-    require_keys(source, "", document, {"ruleset", "boards"}, {"source"})
+    # a puzzle file (models/puzzle.py) is a boards file with its question beside the boards
+    require_keys(source, "", document, {"ruleset", "boards"}, {"source", "puzzle"})
     assert isinstance(document, dict)
     if document["ruleset"] != ruleset.id and not (ruleset.id == "factory-fun-2006" and document["ruleset"] == "factory-fun"):
         raise DocumentError(source, "ruleset", f"boards are for {as_json(document['ruleset'])}, not {as_json(ruleset.id)}")

@@ -25,7 +25,7 @@ from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, o
 from models.robofacture.puzzle import Puzzle, Space
 from models.robofacture.shipping import PRODUCT_SIZES, SIDES, Shipment, base_of, best_shipment, sides_beyond
 
-from .search import Interrupt, in_worker_thread, solver_parameters
+from .search import solve_interruptibly
 
 #: the first stage's weight of a point of score: more than all the RG a product pays (at most 5)
 SCORE_WEIGHT = 10
@@ -296,7 +296,7 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     built = _build(puzzle, verdict, all_parts)
     left = lambda: time_limit - (time.monotonic() - start)   # noqa: E731 - the clock, read at each stage
     keeper = _Keeper(built, progress, start)
-    solver, name, stopped = _run(built.model, left(), workers, seed, keeper)
+    solver, name, stopped = solve_interruptibly(built.model, left(), workers, seed, keeper)
     if keeper.best is None:
         status_name = "INFEASIBLE" if name == "INFEASIBLE" else "UNKNOWN"
         return RobofactureResult(status_name, puzzle, None, None, time.monotonic() - start, stop_signal=stopped)
@@ -328,24 +328,12 @@ def _fewest_parts(built: _Model, placed: tuple[Placement, ...], value: float, ti
         model.AddHint(literal, placement in chosen)
     model.Minimize(built.parts)
     keeper = _Keeper(built, None, time.monotonic())
-    solver, name, stopped = _run(model, time_limit, workers, seed, keeper)
+    solver, name, stopped = solve_interruptibly(model, time_limit, workers, seed, keeper)
     if keeper.best is not None and len(keeper.best) <= len(placed):
         placed = keeper.best
     model.Add(built.parts <= len(placed))   # the uniqueness question keeps both stages
     model.ClearHints()
     return placed, name == "OPTIMAL" and not stopped, stopped
-
-
-def _run(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
-         callback: cp_model.CpSolverSolutionCallback | None = None) -> tuple[cp_model.CpSolver, str, int | None]:
-    """Solve in a worker thread under `Interrupt`, so Ctrl-C stops the search at once and its best answer is
-    kept: (the solver, its status name, the signal that stopped it or None)."""
-    solver = cp_model.CpSolver()
-    with Interrupt() as interrupt:
-        solver_parameters(solver, time_limit, workers, seed)
-        interrupt.solver = solver
-        status = in_worker_thread(lambda: solver.Solve(model, callback))[1]
-    return solver, solver.StatusName(status), interrupt.signum
 
 
 def _is_unique(built: _Model, colours: dict[Cell, str], time_limit: float, workers: int, seed: int
@@ -361,6 +349,6 @@ def _is_unique(built: _Model, colours: dict[Cell, str], time_limit: float, worke
             for cell, expressions in built.colour.items()]
     model.Add(sum(same) <= len(same) - 1)
     model.ClearObjective()
-    _, name, stopped = _run(model, time_limit, workers, seed)
+    _, name, stopped = solve_interruptibly(model, time_limit, workers, seed)
     settled = {"INFEASIBLE": True, "FEASIBLE": False, "OPTIMAL": False}.get(name)
     return (None if stopped and settled is None else settled), stopped

@@ -149,6 +149,9 @@ class Interrupt:
     separation: up to 20 s) run through `abortable`, which ends them at once.
     """
 
+    #: the stop signal any Interrupt caught last: callers that see only "interrupted" may pass it on
+    last_signal: int | None = None
+
     def __init__(self) -> None:
         self.signum: int | None = None   # which stop signal came (a caller may pass it on: SIGTERM exits 143)
         self.solver: cp_model.CpSolver | None = None
@@ -171,7 +174,7 @@ class Interrupt:
         self._previous = {}
 
     def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
-        self.signum = signum
+        self.signum = Interrupt.last_signal = signum
         if self.solver is not None:
             self.solver.StopSearch()
         if self._abortable:
@@ -328,6 +331,19 @@ def _halt(worker: threading.Thread) -> None:
     for solver in running:
         solver.StopSearch()
     worker.join(HALT_WAIT)
+
+
+def solve_interruptibly(model: cp_model.CpModel, time_limit: float, workers: int, seed: int,
+                        callback: cp_model.CpSolverSolutionCallback | None = None
+                        ) -> tuple[cp_model.CpSolver, str, int | None]:
+    """Solve in a worker thread under `Interrupt`, so Ctrl-C (or SIGTERM) stops the search at once and its best
+    answer is kept: (the solver, its status name, the signal that stopped it or None)."""
+    solver = cp_model.CpSolver()
+    with Interrupt() as interrupt:
+        solver_parameters(solver, time_limit, workers, seed)
+        interrupt.solver = solver
+        status = in_worker_thread(lambda: solver.Solve(model, callback))[1]
+    return solver, solver.StatusName(status), interrupt.signum
 
 
 def layout_variables(built: StaticModel) -> list:

@@ -491,10 +491,10 @@ def legend_svg(layout: Layout) -> str:
     return _document([_defs(), _legend(scene, 12, 16)], LEGEND_WIDTH, legend_height(scene) + 24)
 
 
-def board_svg(board: Board, colors: tuple[str, ...]) -> str:
+def board_svg(board: Board, colors: tuple[str, ...], title: str | None = None) -> str:
     """The empty board: its outline, playable cells, blocked cells and pillars; the legend's samples in the
     ruleset's `colors` (without them every sample was red, which Funner has not)."""
-    return render_scene(board_scene(board, colors), f"Board {board.id}")
+    return render_scene(board_scene(board, colors), title or f"Board {board.id}")
 
 
 def layout_svg(layout: Layout, title: str | None = None, highlight_cells=(), legend: bool = True) -> str:

@@ -1,0 +1,100 @@
+"""A Factory Fun puzzle: a board, the machines to place on it, and what the best factory scores.
+
+"Build the best factory for these machines on this board" is the question `solve` answers; a puzzle poses it
+to a player, on a board small and cluttered enough (pillars) that exactly one layout is best, so the answer can
+be checked and the puzzle has a single solution, as a printed puzzle has.
+
+A puzzle file is a boards file (`factoryfun boards --json`) with a `puzzle` block:
+
+    {"ruleset": "factory-fun",
+     "boards": [{"id": "puzzle-1", "geometry": "square", "rows": 5, "cols": 5, "pillars": [[1, 2]]}],
+     "puzzle": {"board": "puzzle-1", "machines": ["FF35", "FF09"], "best": 14, "unique": true}}
+
+so every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
+puzzle.json` checks an answer on the puzzle's board. `best` and `unique` are what the puzzle claims (a
+generated puzzle's were proved when it was made); a hand-made puzzle may leave them out, and `factoryfun
+puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
+twice, each stop with one line naming the file and the key.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .board import Board, board_document, parse_boards
+from .catalog import NO_CATALOGUE, Catalog, load_catalog
+from .errors import DocumentError, as_json, expect, require_keys
+from .jsonio import read_json
+from .rulesets import Ruleset, get_ruleset
+
+#: more machines than this make a puzzle no player solves by hand, and a uniqueness proof no one waits for
+MAX_MACHINES = 8
+
+
+@dataclass(frozen=True)
+class FactoryPuzzle:
+    """The board, the machines every answer places (all of them), and the claims about its best answer."""
+
+    ruleset: Ruleset
+    board: Board
+    catalog: Catalog
+    machines: tuple[str, ...]
+    best: int | None = None        # the best factory's score (static score: income - cost + chain bonus)
+    unique: bool | None = None     # whether exactly one layout scores `best`
+
+    def to_dict(self) -> dict[str, Any]:
+        block: dict[str, Any] = {"board": self.board.id, "machines": list(self.machines)}
+        if self.best is not None:
+            block["best"] = self.best
+        if self.unique is not None:
+            block["unique"] = self.unique
+        return {"ruleset": self.ruleset.id, "boards": [board_document(self.board)], "puzzle": block}
+
+
+def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = None) -> FactoryPuzzle:
+    if isinstance(document, dict) and document.get("ruleset") == "robofacture":
+        raise DocumentError(source, "ruleset", "a Robofacture parts puzzle; `factoryfun robofacture solve` reads it")
+    require_keys(source, "", document, {"ruleset", "boards", "puzzle"}, {"source"})
+    expect(source, "ruleset", document["ruleset"], str, "a ruleset id")
+    try:
+        ruleset = get_ruleset(document["ruleset"])
+    except KeyError as exc:
+        raise DocumentError(source, "ruleset", str(exc.args[0])) from None
+    boards = parse_boards(document, ruleset, source)
+    raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"}, {"best", "unique"})
+    board_id = raw["board"]
+    if not isinstance(board_id, str) or board_id not in boards:
+        raise DocumentError(source, "puzzle.board", f"unknown board {as_json(board_id)} (the file's boards: "
+                            f"{', '.join(boards)})")
+    if catalog_path is None and ruleset.catalog_file is None:
+        raise DocumentError(source, "ruleset", f"ruleset {ruleset.id} has {NO_CATALOGUE}")
+    catalog = load_catalog(ruleset, catalog_path)
+    machines = _machines(source, raw["machines"], catalog)
+    best = raw.get("best")
+    if best is not None:
+        expect(source, "puzzle.best", best, int, "a whole score")
+    unique = raw.get("unique")
+    if unique is not None:
+        expect(source, "puzzle.unique", unique, bool, "true or false")
+    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique)
+
+
+def _machines(source: str, raw: Any, catalog: Catalog) -> tuple[str, ...]:
+    expect(source, "puzzle.machines", raw, list, "a list of machine ids")
+    if not 1 <= len(raw) <= MAX_MACHINES:
+        raise DocumentError(source, "puzzle.machines", f"a puzzle places 1 to {MAX_MACHINES} machines, "
+                            f"not {len(raw)}")
+    seen: list[str] = []
+    for i, machine in enumerate(raw):
+        key = f"puzzle.machines[{i}]"
+        if not isinstance(machine, str) or machine not in catalog:
+            raise DocumentError(source, key, f"unknown machine id {as_json(machine)}")
+        if machine in seen:
+            raise DocumentError(source, key, f"machine {machine} listed twice")
+        seen.append(machine)
+    return tuple(seen)
+
+
+def load_puzzle(path: str | Path, catalog_path: str | Path | None = None) -> FactoryPuzzle:
+    return parse_puzzle(read_json(path), str(path), catalog_path)

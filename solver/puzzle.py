@@ -1,0 +1,158 @@
+"""Factory Fun puzzles with a provably unique best answer: the uniqueness question, and drawing puzzles.
+
+*Is this best layout the only one?* The full static model (solver/model.py, limits hard) with the score held at
+the best and this very layout forbidden (one clause over every machine placement and tile literal): INFEASIBLE
+proves no other legal layout scores as much; a solution is another layout as good, which the rule checker then
+judges like every solver answer. A layout with a stray tile scores less, so "another" is never the same factory
+with junk.
+
+*Generating* draws a board (rows x cols, a few pillars) and machines, solves it (`solve_static`, proved
+optimal or thrown back), then carves: while another layout is as good, a pillar goes on a cell that layout uses
+and the answer does not. A pillar only takes layouts away, so the answer stays legal and optimal on the
+smaller board, and the other layout is gone; the loop ends with the answer proved unique, or gives the draw up
+when an equally good layout uses only the answer's cells (a machine turned in place, other pipe pieces: no
+pillar can part them) or the pillars run out. Measured (results/puzzle.md): most 5 x 5 draws of three machines
+end unique after 0-3 pillars, in seconds.
+"""
+from __future__ import annotations
+
+import random
+import signal
+import time
+from dataclasses import dataclass, replace
+
+from models.board import Board
+from models.catalog import Catalog
+from models.check import check_layout
+from models.geometry import Cell
+from models.layout import Layout
+from models.puzzle import FactoryPuzzle
+from models.rulesets import Ruleset
+
+from .extract import layout_from_values
+from .model import build_static_model, layout_literals
+from .search import Interrupt, solve_interruptibly
+from .static import solve_static
+
+#: the starting pillars are drawn apart from the board's edge-free count: at most one cell in PILLAR_SHARE
+PILLAR_SHARE = 4
+
+
+class PuzzleDisagreement(AssertionError):
+    """The model called a layout as good as the answer and the checker does not: a bug in one of them."""
+
+
+@dataclass(frozen=True)
+class Uniqueness:
+    verdict: str                  # "unique" (proved), "another" (one is as good), "unknown" (time ran out)
+    other: Layout | None          # the other layout as good, when there is one
+    seconds: float
+    stop_signal: int | None = None
+
+
+def another_as_good(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
+                    answer: Layout, best: int, time_limit: float, workers: int = 2, seed: int = 0) -> Uniqueness:
+    """Whether a legal layout other than `answer`, placing every one of `machines`, scores `best` or more."""
+    start = time.monotonic()
+    built = build_static_model(ruleset, board, catalog, list(machines))
+    built.model.Add(built.score >= best)
+    ones, rest = layout_literals(built.vars, answer)
+    built.model.AddBoolOr([literal.Not() for literal in ones] + rest)
+    built.model.ClearObjective()
+    solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
+                                                workers, seed)
+    seconds = time.monotonic() - start
+    if name in ("OPTIMAL", "FEASIBLE"):
+        other = layout_from_values(built.vars, solver.Value, False)
+        judged = check_layout(other)
+        if not judged.legal or judged.score.total < best:
+            raise PuzzleDisagreement(f"the model found another layout scoring {best}, the checker says "
+                                     f"{'legal' if judged.legal else 'illegal'}, {judged.score.total}")
+        return Uniqueness("another", other, seconds, stopped)
+    return Uniqueness("unique" if name == "INFEASIBLE" else "unknown", None, seconds, stopped)
+
+
+def used_cells(layout: Layout) -> set[Cell]:
+    """Every cell a machine or tile of the layout covers."""
+    return set(layout.machine_cells) | set(layout.tile_cells)
+
+
+@dataclass(frozen=True)
+class Generated:
+    puzzle: FactoryPuzzle         # the question, with its best score, unique
+    answer: Layout                # its only best layout
+    attempts: int                 # draws made, this one included
+    carved: int                   # pillars added to part the answer from others as good
+    seconds: float
+
+
+def draw(rng: random.Random, ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int,
+         pillars: int, name: str) -> FactoryPuzzle:
+    """A random question: a rows x cols board of the ruleset's geometry with `pillars` pillars on random cells,
+    and `machines` machines of the catalogue."""
+    cells = {(r, c) for r in range(rows) for c in range(cols)}
+    placed = set(rng.sample(sorted(cells), pillars))
+    board = Board(name, ruleset.geometry, frozenset(cells - placed), frozenset(), frozenset(placed), rows, cols)
+    return FactoryPuzzle(ruleset, board, catalog, tuple(rng.sample(sorted(catalog.machines), machines)))
+
+
+def with_pillar(board: Board, cell: Cell) -> Board:
+    return replace(board, cells=board.cells - {cell}, pillars=board.pillars | {cell}, _neighbours={})
+
+
+def _pass_on(stop_signal: int | None) -> None:
+    """A designer who stops the draws wants them stopped, not the next one: the command's own handler ends it
+    (Ctrl-C: 130, SIGTERM: 143)."""
+    if stop_signal is not None:
+        signal.raise_signal(stop_signal)
+        raise KeyboardInterrupt
+
+
+def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit: float, workers: int, seed: int,
+          most: int) -> tuple[FactoryPuzzle, Layout, int] | None:
+    """Pillars on cells other best layouts use, until the answer is the only one: (the puzzle on its final
+    board, the answer on it, pillars added); None when that fails (see the module's docstring) or time is up."""
+    deadline = time.monotonic() + time_limit
+    board = puzzle.board
+    for added in range(most + 1):
+        asked = another_as_good(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer, puzzle.best,
+                                deadline - time.monotonic(), workers, seed)
+        _pass_on(asked.stop_signal)
+        if asked.verdict == "unique":
+            return replace(puzzle, board=board, unique=True), answer, added
+        apart = sorted(used_cells(asked.other) - used_cells(answer)) if asked.other is not None else []
+        if not apart or added == most or time.monotonic() >= deadline:
+            return None
+        board = with_pillar(board, rng.choice(apart))
+        answer = replace(answer, board=board)
+    return None
+
+
+def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int, pillars: int = 2,
+             seed: int = 0, attempts: int = 30, time_limit: float = 120.0, workers: int = 2,
+             most_carved: int | None = None) -> Generated | None:
+    """The first drawn puzzle whose best layout is proved optimal and, after carving, unique; None when
+    `attempts` draws or the time run out first (each draw gets what is left, at most a fifth of the limit; its
+    solve at most 60 % of that, the carving the rest)."""
+    rng = random.Random(seed)
+    start = time.monotonic()
+    most = most_carved if most_carved is not None else rows * cols // PILLAR_SHARE
+    for attempt in range(1, attempts + 1):
+        left = time_limit - (time.monotonic() - start)
+        if left <= 0:
+            break
+        question = draw(rng, ruleset, catalog, rows, cols, machines, pillars, f"puzzle-{seed}")
+        share = min(left, max(time_limit / 5, 1.0))
+        drawn = time.monotonic()
+        solved = solve_static(ruleset, question.board, catalog, list(question.machines), time_limit=share * 0.6,
+                              workers=workers, seed=seed)
+        if solved.interrupted:
+            _pass_on(Interrupt.last_signal or signal.SIGINT)
+        if solved.status != "OPTIMAL" or solved.layout is None:
+            continue
+        carved = carve(rng, replace(question, best=solved.objective), solved.layout,
+                       share - (time.monotonic() - drawn), workers, seed, most)
+        if carved is not None:
+            puzzle, answer, added = carved
+            return Generated(puzzle, answer, attempt, added, time.monotonic() - start)
+    return None

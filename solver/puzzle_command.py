@@ -1,0 +1,267 @@
+"""`factoryfun puzzle`: Factory Fun puzzles with a provably unique best factory (generate, solve, check), thin
+over models/puzzle.py and solver/puzzle.py.
+
+Loaded when named (cli.py's LAZY), like `solve`. Exit codes follow `check` and `solve`: 0 answered / legal,
+1 no answer / illegal or not the puzzle's machines, 2 unreadable input.
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from models.check import CheckResult, check_layout
+from models.clickopts import (CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json_option, output_option,
+                              seed_option, time_limit_option, workers_option)
+from models.clock import time_left
+from models.jsonio import json_text, read_json, write_text
+from models.layout import Layout, parse_layout, require_game_of
+from models.puzzle import MAX_MACHINES, FactoryPuzzle, load_puzzle
+from models.render.tables import machine_table, violation_table
+from models.terminal import Terminal
+
+_out = Terminal()
+_err = Terminal(stderr=True)
+NOT_SOLVED_EXIT = 1
+#: puzzle boards stay small: a player solves them by hand, and uniqueness is proved on them in seconds
+MAX_SIDE = 10
+
+PUZZLE_ARGUMENT = click.argument("puzzle_path", type=click.Path(dir_okay=False))
+
+
+@click.group(cls=CheckedGroup)
+def puzzle() -> None:
+    """Factory Fun puzzles: a small board and the machines to place, with exactly one best factory. Generate
+    them, solve them (and prove the answer the only one), or check a player's answer."""
+
+
+def _write(path: str, text: str) -> None:
+    write_text(path, text)
+    _err.print(f"wrote {path}")
+
+
+def _question(puzzle_: FactoryPuzzle) -> str:
+    """The puzzle in a sentence: what to place, and what the best scores if the puzzle says."""
+    ask = f"place {', '.join(puzzle_.machines)} on {puzzle_.board.id}"
+    if puzzle_.best is None:
+        return ask
+    only = {True: ", and only one layout does", False: " (more than one layout does)", None: ""}[puzzle_.unique]
+    return f"{ask}: the best factory scores {puzzle_.best}{only}"
+
+
+def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
+    from models.render.text import draw_board
+
+    terminal.print(draw_board(puzzle_.board, puzzle_.ruleset.all_colors), soft_wrap=True)
+    terminal.print(machine_table((puzzle_.catalog[m] for m in puzzle_.machines), "the machines to place"))
+    terminal.print(_question(puzzle_))
+
+
+def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
+    from models.render.svg import board_svg
+
+    return board_svg(puzzle_.board, puzzle_.ruleset.all_colors, f"Puzzle: {_question(puzzle_)}")
+
+
+@puzzle.command("generate")
+@RULESET_OPTION
+@CATALOG_OPTION
+@click.option("--rows", type=click.IntRange(3, MAX_SIDE), default=5, show_default=True, help="Rows of the board.")
+@click.option("--cols", type=click.IntRange(3, MAX_SIDE), default=5, show_default=True, help="Columns of the board.")
+@click.option("--machines", "machine_count", type=click.IntRange(1, MAX_MACHINES), default=3, show_default=True,
+              help="Machines drawn from the catalogue.")
+@click.option("--pillars", type=click.IntRange(0, MAX_SIDE * MAX_SIDE), default=2, show_default=True,
+              help="Pillars drawn before carving (carving adds more where a second best layout needs them gone).")
+@click.option("--attempts", type=click.IntRange(1, 1000), default=30, show_default=True,
+              help="Puzzles drawn at most before giving up.")
+@time_limit_option(120.0, "Seconds for all the draws together.")
+@workers_option()
+@seed_option(help="Seed of the draws: the same seed draws the same machines and first pillars.")
+@output_option("--out", "out_path", help="Write the puzzle file here (default: print it).")
+@output_option("--answer", "answer_path", help="Write its unique best layout, with the result, here.")
+@output_option("--svg", "svg_path", help="Write the puzzle's board, with the question as its title, as SVG.")
+def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols: int, machine_count: int,
+                     pillars: int, attempts: int, time_limit: float, workers: int, seed: int, out_path: str | None,
+                     answer_path: str | None, svg_path: str | None) -> None:
+    """Draw boards and machines until the best factory is proved optimal and, with pillars carved where other
+    layouts as good stood, the only one; write the puzzle. Exit 1 when none is found in the attempts and time."""
+    from models.catalog import load_catalog
+    from models.rulesets import get_ruleset
+
+    from .puzzle import generate
+
+    if pillars > rows * cols - 2 * machine_count:
+        raise click.UsageError(f"--pillars {pillars} leaves a {rows} x {cols} board no room for {machine_count} "
+                               "machines")
+    try:
+        ruleset = get_ruleset(ruleset_id)
+    except KeyError as exc:
+        raise click.BadParameter(str(exc.args[0]), param_hint="'--ruleset'") from None
+    catalog = load_catalog(ruleset, catalog_path)
+    if machine_count > len(catalog.machines):
+        raise click.UsageError(f"--machines {machine_count}: the catalogue has {len(catalog.machines)}")
+    found = generate(ruleset, catalog, rows, cols, machine_count, pillars, seed, attempts, time_left(time_limit),
+                     workers)
+    if found is None:
+        _err.print(f"no puzzle with a unique best factory in {attempts} draws or {time_limit:g} s: try more "
+                   "time or attempts, fewer machines, a smaller board, or another seed")
+        sys.exit(NOT_SOLVED_EXIT)
+    question = json_text(found.puzzle.to_dict())
+    if out_path:
+        _write(out_path, question)
+    else:
+        click.echo(question, nl=False)
+    _show_puzzle(found.puzzle, _err if not out_path else _out)
+    _err.print(f"draw {found.attempts}, {found.seconds:.1f}s, {found.carved} pillar(s) carved: the best layout is "
+               "proved optimal, and every other layout scores less (proved)")
+    if answer_path:
+        _write(answer_path, json_text(_answer_document(found.answer, found.puzzle.best, "OPTIMAL", found.puzzle.best,
+                                                       found.seconds, True)))
+    if svg_path:
+        _write(svg_path, _puzzle_svg(found.puzzle))
+
+
+def _answer_document(layout: Layout, objective: int | None, status: str, bound: float | None, seconds: float,
+                     unique: bool | None) -> dict[str, Any]:
+    """The answer as `solve --out` writes a layout (FORMATS.md), its result saying whether it is the only one."""
+    summary = check_layout(layout).score.summary()
+    return layout.to_dict() | {"result": {"status": status, "objective": objective, "bound": bound,
+                                          "seconds": round(seconds, 3), "unique": unique,
+                                          **{k: summary[k] for k in ("income", "cost", "chain_bonus", "total")}}}
+
+
+@puzzle.command("solve")
+@PUZZLE_ARGUMENT
+@CATALOG_OPTION
+@time_limit_option(60.0, "Seconds for the best layout and the uniqueness proof together.")
+@workers_option()
+@seed_option()
+@output_option("--out", "out_path", help="Write the best layout, with its result, here.")
+@output_option("--svg", "svg_path", help="Write the best layout as SVG.")
+@json_option('Print the best layout with its result ("unique": true, false or null when not settled).')
+def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float, workers: int, seed: int,
+                  out_path: str | None, svg_path: str | None, as_json: bool) -> None:
+    """Find the puzzle's best factory, then prove whether it is the only one (another as good is drawn).
+    Exit 1 when no layout is found."""
+    from .command import ProgressLines, _dim
+    from .puzzle import another_as_good
+    from .static import solve_static
+
+    question = load_puzzle(puzzle_path, catalog_path)
+    _err.print(f"solving {puzzle_path}: {_question(question)}")
+    with ProgressLines(_dim) as progress:
+        result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
+                              time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress)
+    if result.layout is None:
+        _err.print(f"no layout ({result.status}): {result.explanation}")
+        sys.exit(NOT_SOLVED_EXIT)
+    asked = None
+    if result.status == "OPTIMAL" and not result.interrupted and time_left(time_limit) > 0:
+        asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
+                                result.layout, result.objective, time_left(time_limit), workers, seed)
+    unique = None if asked is None else {"unique": True, "another": False}.get(asked.verdict)
+    document = _answer_document(result.layout, result.objective, result.status, result.bound, result.seconds, unique)
+    if as_json:
+        click.echo(json_text(document), nl=False)
+    else:
+        _report_solved(question, result, asked)
+    if out_path:
+        _write(out_path, json_text(document))
+    if svg_path:
+        from models.render.svg import layout_svg
+
+        _write(svg_path, layout_svg(result.layout, title=f"{question.board.id}: the best factory scores "
+                                    f"{result.objective} ({_uniqueness_words(result.status, unique)})"))
+
+
+def _uniqueness_words(status: str, unique: bool | None) -> str:
+    if status != "OPTIMAL":
+        return f"{status}: not proved the best"
+    return {True: "proved the only best", False: "another is as good", None: "not proved the only one"}[unique]
+
+
+def _report_solved(question: FactoryPuzzle, result, asked) -> None:
+    from models.render.text import print_layout
+
+    print_layout(_out, result.layout)
+    bound = "" if result.status == "OPTIMAL" else f", bound {result.bound:.0f}"
+    _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s): "
+               f"{_uniqueness_words(result.status, None if asked is None else asked.verdict == 'unique')}")
+    if asked is not None and asked.other is not None:
+        _out.print(f"another layout scoring {result.objective} ({asked.seconds:.1f}s): the puzzle has more than one "
+                   "answer")
+        print_layout(_out, asked.other)
+    elif asked is not None and asked.verdict == "unknown":
+        _out.print(f"whether another layout is as good was not settled in {asked.seconds:.1f}s: give more time")
+    if question.best is not None and result.status == "OPTIMAL" and question.best != result.objective:
+        _out.print(f"the puzzle says its best scores {question.best}; the best proved here scores {result.objective}")
+
+
+def _puzzle_violations(question: FactoryPuzzle, answer: Layout) -> list[str]:
+    """What makes a legal layout no answer to this puzzle: machines it leaves out or adds."""
+    placed = set(answer.machine_ids)
+    missing = [m for m in question.machines if m not in placed]
+    extra = [m for m in answer.machine_ids if m not in question.machines]
+    return ([f"leaves out {', '.join(missing)} (an answer places every machine of the puzzle)"] if missing else []) \
+        + ([f"places {', '.join(extra)}, not one of the puzzle's machines"] if extra else [])
+
+
+@puzzle.command("check")
+@PUZZLE_ARGUMENT
+@click.argument("answer_path", type=click.Path(dir_okay=False))
+@CATALOG_OPTION
+@output_option("--svg", "svg_path", help="Write the answer as SVG, broken rules outlined.")
+@json_option('Print {"legal", "violations", "puzzle_violations", "score", "best", "share", "solved"}.')
+def check_command(puzzle_path: str, answer_path: str, catalog_path: str | None, svg_path: str | None,
+                  as_json: bool) -> None:
+    """Check a player's answer: legal, the puzzle's machines, and its score against the puzzle's best.
+    Exit 0 for a legal answer (the best or not), 1 for an illegal one or one with other machines."""
+    question = load_puzzle(puzzle_path, catalog_path)
+    document = read_json(answer_path)
+    require_game_of(document, answer_path, "answer", question.ruleset.id, question.board.id)
+    answer = parse_layout(document, answer_path, catalog_path, puzzle_path)
+    judged = check_layout(answer)
+    wrong = _puzzle_violations(question, answer)
+    score = judged.score.total
+    counts = judged.legal and not wrong
+    share = round(score / question.best, 4) if counts and question.best else None
+    solved = counts and question.best is not None and score >= question.best
+    if as_json:
+        click.echo(json_text({"legal": judged.legal, "violations": [v.to_dict() for v in judged.violations],
+                              "puzzle_violations": wrong, "score": score, "best": question.best, "share": share,
+                              "solved": solved}), nl=False)
+    else:
+        _report_checked(question, answer, judged, wrong, share, solved)
+    if svg_path:
+        from models.render.svg import layout_svg
+
+        cells = sorted({cell for v in judged.violations for cell in v.cells})
+        _write(svg_path, layout_svg(answer, f"{answer_path}: {_verdict(question, judged, wrong, share, solved)}",
+                                    cells))
+    sys.exit(0 if counts else NOT_SOLVED_EXIT)
+
+
+def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], share: float | None,
+             solved: bool) -> str:
+    score = judged.score.total
+    if not judged.legal:
+        count = len(judged.violations)
+        return f"illegal: {count} rule{'s' * (count != 1)} broken"
+    if wrong:
+        return "not an answer: " + "; ".join(wrong)
+    if solved:
+        return (f"solved: {score}, the best" + (", and the only layout that scores it" if question.unique else ""))
+    if question.best is None:
+        return f"scores {score} (the puzzle names no best: `factoryfun puzzle solve` finds it)"
+    return f"scores {score} of the best {question.best}: {share:.0%}" if share is not None else f"scores {score}"
+
+
+def _report_checked(question: FactoryPuzzle, answer: Layout, judged: CheckResult, wrong: list[str],
+                    share: float | None, solved: bool) -> None:
+    from models.render.text import print_layout
+
+    print_layout(_out, answer, sorted({cell for v in judged.violations for cell in v.cells}))
+    if judged.violations:
+        _out.print(violation_table(judged.violations, f"{len(judged.violations)} rule(s) broken"))
+    _out.print(_verdict(question, judged, wrong, share, solved))
+

@@ -1,0 +1,275 @@
+"""Factory Fun puzzles: the puzzle document, the uniqueness question, carving, generation, and the
+`factoryfun puzzle` commands with their documents, verdicts and errors."""
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+from models.check import check_layout
+from models.jsonio import read_json
+from models.layout import load_layout, parse_layout
+from models.paths import INSTANCES
+from models.puzzle import load_puzzle, parse_puzzle
+from solver.puzzle import PuzzleDisagreement, another_as_good, carve, draw, generate, used_cells, with_pillar
+from tests.cli_errors import one_line_error
+
+PUZZLES = INSTANCES / "puzzles"
+UNIQUE = PUZZLES / "three-machines.json"
+ANSWER = PUZZLES / "three-machines-answer.json"
+TIED = PUZZLES / "two-answers.json"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def answer_of(puzzle_path=UNIQUE, answer_path=ANSWER):
+    return load_layout(answer_path, boards_path=puzzle_path)
+
+
+# -- the document ----------------------------------------------------------------------------------------------
+def test_a_puzzle_file_reads_back_as_it_was_written():
+    puzzle = load_puzzle(UNIQUE)
+    assert puzzle.machines == ("FF35", "FF09", "FF24") and puzzle.best == 14 and puzzle.unique is True
+    assert puzzle.board.id == "puzzle-3" and len(puzzle.board.pillars) == 3
+    assert parse_puzzle(puzzle.to_dict(), "again") == puzzle
+
+
+def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
+    result = run("check", ANSWER, "--boards", UNIQUE, "--quiet")
+    assert result.exit_code == 0 and "score 14" in result.stdout
+
+
+@pytest.mark.parametrize("change, needles", [
+    (lambda d: d.update(extra=1), ("extra", "unknown key")),
+    (lambda d: d["puzzle"].update(board="classic-A"), ("puzzle.board", "unknown board", "puzzle-3")),
+    (lambda d: d["puzzle"].update(machines=["FF35", "FF99"]), ("puzzle.machines[1]", "unknown machine id")),
+    (lambda d: d["puzzle"].update(machines=["FF35", "FF35"]), ("puzzle.machines[1]", "listed twice")),
+    (lambda d: d["puzzle"].update(machines=[]), ("puzzle.machines", "1 to 8")),
+    (lambda d: d["puzzle"].update(best="14"), ("puzzle.best", "a whole score")),
+    (lambda d: d["puzzle"].update(unique=1), ("puzzle.unique", "true or false")),
+    (lambda d: d["puzzle"].update(hint=1), ("puzzle.hint", "unknown key")),
+    (lambda d: d.pop("puzzle"), ("puzzle", "missing key")),
+    (lambda d: d.update(ruleset="robofacture"), ("ruleset", "Robofacture")),
+])
+def test_a_bad_puzzle_file_is_one_line_naming_the_file_and_key(tmp_path, change, needles):
+    document = read_json(UNIQUE)
+    change(document)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(document))
+    one_line_error(["puzzle", "solve", str(path)], str(path), *needles)
+
+
+# -- the uniqueness question -----------------------------------------------------------------------------------
+def test_the_generated_puzzles_answer_is_proved_the_only_best():
+    puzzle, answer = load_puzzle(UNIQUE), answer_of()
+    judged = check_layout(answer)
+    assert judged.legal and judged.score.total == puzzle.best
+    asked = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, puzzle.best, 60, 1)
+    assert asked.verdict == "unique" and asked.other is None
+
+
+def test_on_an_open_board_another_layout_is_as_good_and_the_checker_agrees():
+    tied = load_puzzle(TIED)
+    answer = replace(answer_of(), board=tied.board)   # legal on the open board too: it only lost pillars
+    asked = another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, answer, 14, 60, 1)
+    assert asked.verdict == "another"
+    judged = check_layout(asked.other)
+    assert judged.legal and judged.score.total >= 14
+    assert asked.other.to_dict() != answer.to_dict()
+
+
+def test_a_higher_target_than_the_best_has_no_layout_at_all():
+    puzzle, answer = load_puzzle(UNIQUE), answer_of()
+    tied = load_puzzle(TIED)
+    open_answer = replace(answer, board=tied.board)
+    asked = another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, open_answer, puzzle.best + 1, 60, 1)
+    assert asked.verdict == "unique"   # nothing scores 15 on the open board either: 14 is its optimum
+
+
+def test_a_model_layout_the_checker_rejects_is_a_disagreement_not_an_answer(monkeypatch):
+    import solver.puzzle as module
+
+    tied = load_puzzle(TIED)
+    answer = replace(answer_of(), board=tied.board)
+    real = module.check_layout
+
+    def strict(layout):
+        judged = real(layout)
+        return replace(judged, violations=[object()])   # the judge says illegal
+    monkeypatch.setattr(module, "check_layout", strict)
+    with pytest.raises(PuzzleDisagreement):
+        another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, answer, 14, 60, 1)
+
+
+# -- carving and generation ------------------------------------------------------------------------------------
+def test_carving_puts_pillars_only_off_the_answer_until_it_is_the_only_best():
+    tied = load_puzzle(TIED)
+    answer = replace(answer_of(), board=tied.board)
+    carved = carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=10)
+    assert carved is not None
+    puzzle, kept, added = carved
+    assert puzzle.unique is True and added >= 1 and len(puzzle.board.pillars) == added
+    assert not puzzle.board.pillars & used_cells(kept)
+    assert kept.to_dict()["machines"] == answer.to_dict()["machines"] and check_layout(kept).score.total == 14
+    again = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, kept, 14, 60, 1)
+    assert again.verdict == "unique"
+
+
+def test_carving_gives_up_when_no_pillar_is_allowed():
+    tied = load_puzzle(TIED)
+    answer = replace(answer_of(), board=tied.board)
+    assert carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=0) is None
+
+
+def test_a_pillar_takes_a_cell_out_of_play():
+    board = load_puzzle(TIED).board
+    walled = with_pillar(board, (2, 2))
+    assert (2, 2) in walled.pillars and (2, 2) not in walled.cells and walled.neighbour((2, 1), "E") is None
+    assert board.neighbour((2, 1), "E") == (2, 2)
+
+
+def test_the_same_seed_draws_the_same_question():
+    puzzle = load_puzzle(UNIQUE)
+    first = draw(random.Random(7), puzzle.ruleset, puzzle.catalog, 5, 5, 3, 2, "p")
+    again = draw(random.Random(7), puzzle.ruleset, puzzle.catalog, 5, 5, 3, 2, "p")
+    other = draw(random.Random(8), puzzle.ruleset, puzzle.catalog, 5, 5, 3, 2, "p")
+    assert first == again and first != other
+    assert len(first.machines) == 3 and len(first.board.pillars) == 2 and len(first.board.cells) == 23
+
+
+def test_a_generated_puzzle_has_a_proved_unique_best_that_the_checker_scores():
+    template = load_puzzle(UNIQUE)
+    found = generate(template.ruleset, template.catalog, 5, 5, 3, pillars=2, seed=3, time_limit=60, workers=1)
+    assert found is not None and found.puzzle.unique is True
+    judged = check_layout(found.answer)
+    assert judged.legal and judged.score.total == found.puzzle.best
+    assert found.answer.board == found.puzzle.board and not found.puzzle.board.pillars & used_cells(found.answer)
+    puzzle = found.puzzle
+    asked = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, found.answer,
+                            puzzle.best, 60, 1)
+    assert asked.verdict == "unique"
+
+
+# -- the commands ----------------------------------------------------------------------------------------------
+def test_generate_writes_a_puzzle_its_answer_and_a_drawing(tmp_path):
+    out, answer, svg = tmp_path / "p.json", tmp_path / "a.json", tmp_path / "p.svg"
+    result = run("puzzle", "generate", "--seed", "3", "--workers", "1", "--out", out, "--answer", answer,
+                 "--svg", svg)
+    assert result.exit_code == 0, result.output
+    puzzle = load_puzzle(out)
+    assert puzzle.unique is True and "only one layout does" in result.stdout
+    written = read_json(answer)
+    assert written["result"]["unique"] is True and written["result"]["total"] == puzzle.best
+    assert run("puzzle", "check", out, answer).exit_code == 0
+    assert svg.read_text().startswith("<?xml") and "Puzzle: place" in svg.read_text()
+
+
+def test_generate_says_so_when_nothing_is_found():
+    result = run("puzzle", "generate", "--rows", "3", "--cols", "3", "--machines", "4", "--pillars", "1",
+                 "--attempts", "2", "--time-limit", "5", "--workers", "1")
+    assert result.exit_code == 1 and "no puzzle with a unique best factory" in result.stderr
+
+
+def test_generate_refuses_more_pillars_than_the_board_has_room_for():
+    result = CliRunner().invoke(main, ["puzzle", "generate", "--rows", "3", "--cols", "3", "--pillars", "5"])
+    assert result.exit_code == 2 and "no room" in result.stderr
+
+
+def test_solve_proves_the_answer_the_only_one(tmp_path):
+    out = tmp_path / "best.json"
+    result = run("puzzle", "solve", UNIQUE, "--workers", "1", "--out", out, "--json")
+    document = json.loads(result.stdout)
+    assert result.exit_code == 0 and document["result"]["status"] == "OPTIMAL"
+    assert document["result"]["objective"] == 14 and document["result"]["unique"] is True
+    assert check_layout(parse_layout(read_json(out), str(out), boards_path=UNIQUE)).legal
+
+
+def test_solve_shows_another_answer_as_good_on_an_open_board():
+    result = run("puzzle", "solve", TIED, "--workers", "1")
+    assert result.exit_code == 0
+    assert "another is as good" in result.stdout and "the puzzle has more than one answer" in result.stdout
+
+
+def test_solve_says_when_the_puzzles_claimed_best_is_not_what_it_proves(tmp_path):
+    document = read_json(UNIQUE)
+    document["puzzle"]["best"] = 15
+    path = tmp_path / "claims.json"
+    path.write_text(json.dumps(document))
+    result = run("puzzle", "solve", path, "--workers", "1")
+    assert "the puzzle says its best scores 15; the best proved here scores 14" in result.stdout
+
+
+def _answer_with(tmp_path, change):
+    document = read_json(ANSWER)
+    change(document)
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_check_calls_the_best_answer_solved():
+    result = run("puzzle", "check", UNIQUE, ANSWER, "--json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["solved"] is True and report["score"] == 14 and report["share"] == 1.0
+
+
+def test_check_scores_a_legal_answer_short_of_the_best(tmp_path):
+    # (any tile added to the best answer is a loose end, so the puzzle claims more than the answer scores)
+    document = read_json(UNIQUE)
+    document["puzzle"]["best"] = 20
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps(document))
+    result = run("puzzle", "check", puzzle, ANSWER)
+    assert result.exit_code == 0 and "scores 14 of the best 20: 70%" in result.stdout
+
+
+def test_check_rejects_an_illegal_answer_and_outlines_its_cells(tmp_path):
+    free = sorted(set(load_puzzle(UNIQUE).board.cells) - used_cells(answer_of()))[0]
+    path = _answer_with(tmp_path, lambda d: d["tiles"].append({"kind": "pipe", "cell": list(free),
+                                                                 "sides": ["N", "S"]}))
+    svg = tmp_path / "mine.svg"
+    result = run("puzzle", "check", UNIQUE, path, "--svg", svg)
+    assert result.exit_code == 1 and "illegal" in result.stdout and "rule(s) broken" in result.stdout
+    assert "illegal" in svg.read_text()
+
+
+def test_check_rejects_an_answer_that_leaves_a_machine_out(tmp_path):
+    path = _answer_with(tmp_path, lambda d: d.update(machines=[m for m in d["machines"] if m["id"] != "FF09"],
+                                                     tiles=[]))
+    result = run("puzzle", "check", UNIQUE, path, "--json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["solved"] is False
+    assert any("leaves out FF09" in line for line in report["puzzle_violations"])
+
+
+def test_check_refuses_an_answer_for_another_board(tmp_path):
+    path = _answer_with(tmp_path, lambda d: d.update(board="classic-A"))
+    one_line_error(["puzzle", "check", str(UNIQUE), str(path)], str(path), "board", "puzzle-3")
+
+
+def _stopped(sent: int) -> subprocess.CompletedProcess:
+    running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "puzzle", "generate",
+                                "--rows", "8", "--cols", "8", "--machines", "6", "--workers", "1",
+                                "--time-limit", "120"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=INSTANCES.parent)
+    time.sleep(4.0)   # past the imports, into a draw's solve
+    running.send_signal(sent)
+    out, err = running.communicate(timeout=30)
+    return subprocess.CompletedProcess(running.args, running.returncode, out, err)
+
+
+@pytest.mark.parametrize("sent, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_signal_ends_the_draws_with_the_shells_code(sent, code):
+    stopped = _stopped(sent)
+    assert stopped.returncode == code and stopped.stderr.strip().splitlines()[-1] == "interrupted"
+    assert "Traceback" not in stopped.stderr
