@@ -93,7 +93,7 @@ def _parse_cells(source: str, key: str, raw: object) -> set[Cell]:
     return cells
 
 
-def _shape(source: str, key: str, raw: dict) -> tuple[set[Cell], int, int]:
+def _shape(source: str, key: str, raw: dict, geometry: Geometry) -> tuple[set[Cell], int, int]:
     """The board's cells (listed, or a rows x cols rectangle) and its bounding rows and cols."""
     if "cells" in raw:
         for extra in ("rows", "cols"):   # (QA: both were taken, the rows and cols silently ignored)
@@ -102,7 +102,8 @@ def _shape(source: str, key: str, raw: dict) -> tuple[set[Cell], int, int]:
         shape = _parse_cells(source, f"{key}.cells", raw["cells"])
         if not shape:
             raise DocumentError(source, f"{key}.cells", "a board needs at least one cell")
-        return shape, max(c[1] for c in shape) + 1, max(c[0] for c in shape) + 1
+        # (a square board given by its cells was drawn with its rows and columns swapped: a 2 x 5 strip as 5 x 2)
+        return shape, *geometry.extent(shape)
     cap = f"boards are at most {MAX_SIDE}x{MAX_SIDE}"
     for needed in ("rows", "cols"):
         if needed not in raw:
@@ -125,7 +126,7 @@ def _parse_board(source: str, key: str, raw: object) -> Board:
     both = sorted(pillars & blocked)
     if both:
         raise DocumentError(source, f"{key}.pillars", "cell is both a pillar and blocked", both[0])
-    shape, rows, cols = _shape(source, key, raw)
+    shape, rows, cols = _shape(source, key, raw, geometry)
     for cell in sorted(pillars | blocked):
         if cell not in shape:
             raise DocumentError(source, key, "blocked or pillar cell outside the board", cell)

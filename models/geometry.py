@@ -21,6 +21,13 @@ class Geometry(ABC):
     sides: tuple[str, ...]
     #: degrees of one rotation step as written in documents (90 square, 1 hex step)
     rotation_values: tuple[int, ...]
+    #: which coordinate of a cell is its row on screen (square [row, col]: 0; hex [q, r]: 1)
+    row_index: int = 0
+
+    def extent(self, cells) -> tuple[int, int]:
+        """(rows, cols) of the bounding box a drawing of `cells` needs."""
+        rows = max(cell[self.row_index] for cell in cells) + 1
+        return rows, max(cell[1 - self.row_index] for cell in cells) + 1
 
     def opposite(self, side: str) -> str:
         index = self.sides.index(side)
@@ -61,6 +68,7 @@ class HexGeometry(Geometry):
 
     name = "hex"
     sides = ("E", "SE", "SW", "W", "NW", "NE")
+    row_index = 1
     rotation_values = (0, 1, 2, 3, 4, 5)
     _even = {"E": (1, 0), "SE": (1, 1), "SW": (0, 1), "W": (-1, 0), "NW": (0, -1), "NE": (1, -1)}
     _odd = {"E": (1, 0), "SE": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1), "NE": (0, -1)}

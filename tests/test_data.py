@@ -54,6 +54,19 @@ def test_classic_a_outline():
     assert board.neighbour((0, 0), "E") == (0, 1)
 
 
+def test_a_board_given_by_its_cells_is_as_many_rows_and_columns_as_its_cells_span():
+    from models.board import parse_boards
+    from models.rulesets import get_ruleset
+
+    strip = [[r, c] for r in range(2) for c in range(5)]   # square [row, col]: 2 rows of 5
+    square = parse_boards({"ruleset": "factory-fun", "boards": [{"id": "s", "geometry": "square", "cells": strip}]},
+                          FF, "strip")["s"]
+    assert (square.rows, square.cols) == (2, 5)   # (it was drawn 5 x 2: rows and columns swapped)
+    hexes = parse_boards({"ruleset": "factory-funner", "boards": [{"id": "h", "geometry": "hex", "cells": strip}]},
+                         get_ruleset("factory-funner"), "strip")["h"]
+    assert (hexes.rows, hexes.cols) == (5, 2)     # hex [q, r]: r is the row
+
+
 def test_expert_pillars_are_all_kept():
     boards = load_boards(FF)
     assert len(boards["expert-A"].pillars) == 4 and len(boards["expert-E"].pillars) == 3
