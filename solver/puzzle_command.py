@@ -58,9 +58,13 @@ def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
 
 
 def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
-    from models.render.svg import board_svg
+    """The board titled with the question, and below it the machines to place, unturned."""
+    from models.render.scene import tray_layout
+    from models.render.svg import board_svg, stacked_svg, tray_svg
 
-    return board_svg(puzzle_.board, puzzle_.ruleset.all_colors, f"Puzzle: {_question(puzzle_)}")
+    tray = tray_layout(puzzle_.ruleset, puzzle_.catalog, puzzle_.machines)
+    return stacked_svg([board_svg(puzzle_.board, puzzle_.ruleset.all_colors, f"Puzzle: {_question(puzzle_)}"),
+                        tray_svg(tray, "The machines to place (turn them as you like)")])
 
 
 @puzzle.command("generate")

@@ -171,7 +171,9 @@ def test_generate_writes_a_puzzle_its_answer_and_a_drawing(tmp_path):
     written = read_json(answer)
     assert written["result"]["unique"] is True and written["result"]["total"] == puzzle.best
     assert run("puzzle", "check", out, answer).exit_code == 0
-    assert svg.read_text().startswith("<?xml") and "Puzzle: place" in svg.read_text()
+    picture = svg.read_text()
+    assert picture.startswith("<?xml") and "Puzzle: place" in picture and "The machines to place" in picture
+    assert all(f">{machine}<" in picture for machine in puzzle.machines)   # each tile drawn under the board
 
 
 def test_generate_says_so_when_nothing_is_found():

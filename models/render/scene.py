@@ -8,10 +8,13 @@ the two renderers to pure drawing code and guarantees they agree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 
 from ..board import Board
 from ..geometry import Cell
-from ..layout import TANK_KINDS, Layout
+from ..catalog import Catalog
+from ..layout import TANK_KINDS, Layout, MachinePlacement
+from ..rulesets import Ruleset
 from ..networks import Network, connect
 from .palette import LEGEND, LegendEntry
 
@@ -107,6 +110,23 @@ def legend_entries(scene: Scene) -> tuple[LegendEntry, ...]:
         return tuple(entry for entry in LEGEND if entry.key != "diagonal" or scene.diagonals)
     present = {"pillar": bool(scene.board.pillars), "blocked": bool(scene.board.blocked)}
     return tuple(entry for entry in LEGEND if present.get(entry.key, False))
+
+
+def tray_layout(ruleset: Ruleset, catalog: Catalog, machine_ids: Iterable[str]) -> Layout:
+    """The machines side by side, unturned, a free cell around each: the tiles a puzzle hands the player, to
+    draw beside its board (ports may face the tray's edge; it is a picture, never checked)."""
+    geometry, shape = ruleset.geometry, ruleset.machine_shape
+    anchor: Cell = (1, 1)   # (both geometries name their east side "E")
+    placements, cells = [], set()
+    for machine_id in machine_ids:
+        footprint = shape.cells(geometry, anchor, 0)
+        cells |= {c for cell in footprint for c in [cell, *(geometry.across(cell, s) for s in geometry.sides)]}
+        placements.append(MachinePlacement(machine_id, anchor, geometry.rotation_values[0]))
+        for _ in range(shape.cell_count + 1):
+            anchor = geometry.across(anchor, "E")
+    box = {(a, b) for a in range(max(c[0] for c in cells) + 1) for b in range(max(c[1] for c in cells) + 1)}
+    board = Board("tray", geometry, frozenset(box), frozenset(), frozenset(), *geometry.extent(box))
+    return Layout(ruleset, board, catalog, tuple(placements), ())
 
 
 def board_scene(board: Board, colors: tuple[str, ...] = ()) -> Scene:

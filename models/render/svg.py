@@ -8,6 +8,7 @@ ports, tanks, highlights, the outline and the legend are the same code.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
@@ -495,6 +496,22 @@ def board_svg(board: Board, colors: tuple[str, ...], title: str | None = None) -
     """The empty board: its outline, playable cells, blocked cells and pillars; the legend's samples in the
     ruleset's `colors` (without them every sample was red, which Funner has not)."""
     return render_scene(board_scene(board, colors), title or f"Board {board.id}")
+
+
+def stacked_svg(documents: list[str]) -> str:
+    """One picture of several SVG documents, one below the other (a puzzle's board above its machines)."""
+    parts, width, height = [], 0.0, 0.0
+    for document in documents:
+        root = document[document.index("<svg"):]
+        size = re.search(r'width="([0-9.]+)" height="([0-9.]+)"', root)
+        parts.append(root.replace("<svg", f'<svg x="0" y="{height:.0f}"', 1))
+        width, height = max(width, float(size[1])), height + float(size[2])
+    return _document(parts, width, height)
+
+
+def tray_svg(layout: Layout, title: str) -> str:
+    """Machines drawn alone (scene.tray_layout), under a title, with no legend."""
+    return render_scene(layout_scene(layout, ()), title, legend=False)
 
 
 def layout_svg(layout: Layout, title: str | None = None, highlight_cells=(), legend: bool = True) -> str:
