@@ -11,8 +11,8 @@ optimal or thrown back), then carves: while another layout is as good, a pillar 
 and the answer does not. A pillar only takes layouts away, so the answer stays legal and optimal on the
 smaller board, and the other layout is gone; the loop ends with the answer proved unique, or gives the draw up
 when an equally good layout uses only the answer's cells (a machine turned in place, other pipe pieces: no
-pillar can part them) or the pillars run out. Measured (results/puzzle.md): most 5 x 5 draws of three machines
-end unique after 0-3 pillars, in seconds.
+pillar can part them) or the pillars run out. Once unique, each carved pillar is taken out again if the answer
+stays the only best without it, so every pillar left is needed. Measured: results/puzzle.md.
 """
 from __future__ import annotations
 
@@ -100,6 +100,10 @@ def with_pillar(board: Board, cell: Cell) -> Board:
     return replace(board, cells=board.cells - {cell}, pillars=board.pillars | {cell}, _neighbours={})
 
 
+def without_pillar(board: Board, cell: Cell) -> Board:
+    return replace(board, cells=board.cells | {cell}, pillars=board.pillars - {cell}, _neighbours={})
+
+
 def _pass_on(stop_signal: int | None) -> None:
     """A designer who stops the draws wants them stopped, not the next one: the command's own handler ends it
     (Ctrl-C: 130, SIGTERM: 143)."""
@@ -108,24 +112,65 @@ def _pass_on(stop_signal: int | None) -> None:
         raise KeyboardInterrupt
 
 
+@dataclass(frozen=True)
+class Carved:
+    puzzle: FactoryPuzzle         # on its board with the pillars added; `unique` True when proved
+    answer: Layout                # the best layout, on that board
+    added: int                    # pillars added
+    why_not: str = ""             # why the answer is not proved the only one, when it is not
+    other: Layout | None = None   # the last layout found as good as the answer
+
+    @property
+    def unique(self) -> bool:
+        return not self.why_not
+
+
 def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit: float, workers: int, seed: int,
-          most: int) -> tuple[FactoryPuzzle, Layout, int] | None:
-    """Pillars on cells other best layouts use, until the answer is the only one: (the puzzle on its final
-    board, the answer on it, pillars added); None when that fails (see the module's docstring) or time is up."""
+          most: int) -> Carved:
+    """Pillars on cells other best layouts use, one at a time, until the answer is proved the only one or that
+    fails (see the module's docstring)."""
     deadline = time.monotonic() + time_limit
-    board = puzzle.board
+    board, carved = puzzle.board, []
     for added in range(most + 1):
         asked = another_as_good(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer, puzzle.best,
                                 deadline - time.monotonic(), workers, seed)
         _pass_on(asked.stop_signal)
         if asked.verdict == "unique":
-            return replace(puzzle, board=board, unique=True), answer, added
-        apart = sorted(used_cells(asked.other) - used_cells(answer)) if asked.other is not None else []
-        if not apart or added == most or time.monotonic() >= deadline:
-            return None
-        board = with_pillar(board, rng.choice(apart))
+            board = _without_spare_pillars(puzzle, board, carved, answer, deadline, workers, seed)
+            return Carved(replace(puzzle, board=board, unique=True), replace(answer, board=board),
+                          len(board.pillars - puzzle.board.pillars))
+        here = replace(puzzle, board=board)
+        if asked.other is None or time.monotonic() >= deadline:
+            return Carved(here, answer, added, "the time ran out before the uniqueness question was settled")
+        apart = sorted(used_cells(asked.other) - used_cells(answer))
+        if not apart:
+            return Carved(here, answer, added, "another layout as good uses only the answer's cells (a tank moved "
+                          "along its pipe, a machine turned in place): no pillar parts them", asked.other)
+        if added == most:
+            return Carved(here, answer, added, f"another layout is as good after {most} pillars, the most allowed",
+                          asked.other)
+        carved.append(rng.choice(apart))
+        board = with_pillar(board, carved[-1])
         answer = replace(answer, board=board)
-    return None
+    raise AssertionError("unreachable: the last round returns")
+
+
+def _without_spare_pillars(puzzle: FactoryPuzzle, board: Board, carved: list[Cell], answer: Layout,
+                           deadline: float, workers: int, seed: int) -> Board:
+    """`board` less every carved pillar the answer's uniqueness does not need, tried in the order they were
+    added: a pillar placed against one rival layout can be spared once later pillars shut that rival out too
+    (an open 5 x 5 board took 6 pillars, of which 2 do it). Each pillar left is needed (given the others)."""
+    for cell in carved:
+        if time.monotonic() >= deadline:
+            break
+        opened = without_pillar(board, cell)
+        asked = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines,
+                                replace(answer, board=opened), puzzle.best, deadline - time.monotonic(), workers,
+                                seed)
+        _pass_on(asked.stop_signal)
+        if asked.verdict == "unique":
+            board = opened
+    return board
 
 
 def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int, pillars: int = 2,
@@ -152,7 +197,6 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
             continue
         carved = carve(rng, replace(question, best=solved.objective), solved.layout,
                        share - (time.monotonic() - drawn), workers, seed, most)
-        if carved is not None:
-            puzzle, answer, added = carved
-            return Generated(puzzle, answer, attempt, added, time.monotonic() - start)
+        if carved.unique:
+            return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start)
     return None

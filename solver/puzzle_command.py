@@ -7,6 +7,7 @@ Loaded when named (cli.py's LAZY), like `solve`. Exit codes follow `check` and `
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
@@ -110,19 +111,24 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
         _err.print(f"no puzzle with a unique best factory in {attempts} draws or {time_limit:g} s: try more "
                    "time or attempts, fewer machines, a smaller board, or another seed")
         sys.exit(NOT_SOLVED_EXIT)
-    question = json_text(found.puzzle.to_dict())
+    _publish(found.puzzle, found.answer, found.seconds, f"draw {found.attempts}, {found.seconds:.1f}s, "
+             f"{found.carved} pillar(s) carved", out_path, answer_path, svg_path)
+
+
+def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, out_path: str | None,
+             answer_path: str | None, svg_path: str | None) -> None:
+    """A puzzle proved to have one best layout: written (or printed), shown, its answer and picture written."""
+    text = json_text(puzzle_.to_dict())
     if out_path:
-        _write(out_path, question)
+        _write(out_path, text)
     else:
-        click.echo(question, nl=False)
-    _show_puzzle(found.puzzle, _err if not out_path else _out)
-    _err.print(f"draw {found.attempts}, {found.seconds:.1f}s, {found.carved} pillar(s) carved: the best layout is "
-               "proved optimal, and every other layout scores less (proved)")
+        click.echo(text, nl=False)
+    _show_puzzle(puzzle_, _err if not out_path else _out)
+    _err.print(f"{how}: the best layout scores {puzzle_.best}, and every other layout scores less (proved)")
     if answer_path:
-        _write(answer_path, json_text(_answer_document(found.answer, found.puzzle.best, "OPTIMAL", found.puzzle.best,
-                                                       found.seconds, True)))
+        _write(answer_path, json_text(_answer_document(answer, puzzle_.best, "OPTIMAL", puzzle_.best, seconds, True)))
     if svg_path:
-        _write(svg_path, _puzzle_svg(found.puzzle))
+        _write(svg_path, _puzzle_svg(puzzle_))
 
 
 def _answer_document(layout: Layout, objective: int | None, status: str, bound: float | None, seconds: float,
@@ -147,18 +153,10 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
                   out_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Find the puzzle's best factory, then prove whether it is the only one (another as good is drawn).
     Exit 1 when no layout is found."""
-    from .command import ProgressLines, _dim
     from .puzzle import another_as_good
-    from .static import solve_static
 
     question = load_puzzle(puzzle_path, catalog_path)
-    _err.print(f"solving {puzzle_path}: {_question(question)}")
-    with ProgressLines(_dim) as progress:
-        result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
-                              time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress)
-    if result.layout is None:
-        _err.print(f"no layout ({result.status}): {result.explanation}")
-        sys.exit(NOT_SOLVED_EXIT)
+    result = _best(question, puzzle_path, time_limit, workers, seed)
     asked = None
     if result.status == "OPTIMAL" and not result.interrupted and time_left(time_limit) > 0:
         asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
@@ -176,6 +174,64 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
 
         _write(svg_path, layout_svg(result.layout, title=f"{question.board.id}: the best factory scores "
                                     f"{result.objective} ({_uniqueness_words(result.status, unique)})"))
+
+
+def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers: int, seed: int):
+    """The puzzle's best layout by `solve`'s search, with its progress lines; exit 1 when there is none."""
+    from .command import ProgressLines, _dim
+    from .static import solve_static
+
+    _err.print(f"solving {puzzle_path}: {_question(question)}")
+    with ProgressLines(_dim) as progress:
+        result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
+                              time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress)
+    if result.layout is None:
+        _err.print(f"no layout ({result.status}): {result.explanation}")
+        sys.exit(NOT_SOLVED_EXIT)
+    return result
+
+
+@puzzle.command("carve")
+@PUZZLE_ARGUMENT
+@CATALOG_OPTION
+@click.option("--most", type=click.IntRange(0, MAX_SIDE * MAX_SIDE), default=None,
+              help="Pillars added at most (default: a quarter of the board's cells).")
+@time_limit_option(120.0, "Seconds for the best layout and the carving together.")
+@workers_option()
+@seed_option(help="Seed of the search, and of the choice among the cells a pillar could take.")
+@output_option("--out", "out_path", help="Write the carved puzzle here (default: print it).")
+@output_option("--answer", "answer_path", help="Write its unique best layout, with the result, here.")
+@output_option("--svg", "svg_path", help="Write the carved puzzle as SVG (the board, then the machines).")
+def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, time_limit: float, workers: int,
+                  seed: int, out_path: str | None, svg_path: str | None, answer_path: str | None) -> None:
+    """Make a hand-made puzzle's best factory the only one: solve it, then add pillars where other layouts as
+    good stand and the best does not, until no other is as good (proved). Exit 1 when that fails (the best
+    not proved, or a layout as good on the best's own cells), with the layout that stands in the way drawn."""
+    import random
+
+    from .puzzle import carve
+
+    question = load_puzzle(puzzle_path, catalog_path)
+    result = _best(question, puzzle_path, time_limit, workers, seed)
+    if result.status != "OPTIMAL":
+        _err.print(f"the best layout found ({result.objective}) is not proved the best in the time: give more time")
+        sys.exit(NOT_SOLVED_EXIT)
+    cells = len(question.board.cells)
+    carved = carve(random.Random(seed), replace(question, best=result.objective), result.layout,
+                   time_left(time_limit), workers, seed, cells // 4 if most is None else most)
+    if not carved.unique:
+        _err.print(f"not carved: {carved.why_not}")
+        if carved.other is not None:
+            from models.render.text import print_layout
+
+            _out.print(f"the best ({result.objective}):")
+            print_layout(_out, carved.answer)
+            _out.print("as good, and in the way:")
+            print_layout(_out, carved.other)
+        sys.exit(NOT_SOLVED_EXIT)
+    added = sorted(carved.puzzle.board.pillars - question.board.pillars)
+    _publish(carved.puzzle, carved.answer, result.seconds, f"{len(added)} pillar(s) added "
+             f"({' '.join(str(list(c)) for c in added) or 'none needed'})", out_path, answer_path, svg_path)
 
 
 def _uniqueness_words(status: str, unique: bool | None) -> str:

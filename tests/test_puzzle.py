@@ -19,7 +19,8 @@ from models.jsonio import read_json
 from models.layout import load_layout, parse_layout
 from models.paths import INSTANCES
 from models.puzzle import load_puzzle, parse_puzzle
-from solver.puzzle import PuzzleDisagreement, another_as_good, carve, draw, generate, used_cells, with_pillar
+from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, generate, used_cells, with_pillar,
+                           without_pillar)
 from tests.cli_errors import one_line_error
 
 PUZZLES = INSTANCES / "puzzles"
@@ -116,19 +117,26 @@ def test_carving_puts_pillars_only_off_the_answer_until_it_is_the_only_best():
     tied = load_puzzle(TIED)
     answer = replace(answer_of(), board=tied.board)
     carved = carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=10)
-    assert carved is not None
-    puzzle, kept, added = carved
-    assert puzzle.unique is True and added >= 1 and len(puzzle.board.pillars) == added
+    assert carved.unique and carved.why_not == "" and carved.puzzle.unique is True
+    puzzle, kept, added = carved.puzzle, carved.answer, carved.added
+    assert added >= 1 and len(puzzle.board.pillars) == added
     assert not puzzle.board.pillars & used_cells(kept)
     assert kept.to_dict()["machines"] == answer.to_dict()["machines"] and check_layout(kept).score.total == 14
     again = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, kept, 14, 60, 1)
     assert again.verdict == "unique"
+    for pillar in puzzle.board.pillars:   # every pillar left is needed: without it another layout is as good
+        opened = without_pillar(puzzle.board, pillar)
+        spared = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines,
+                                 replace(kept, board=opened), 14, 60, 1)
+        assert spared.verdict == "another"
 
 
 def test_carving_gives_up_when_no_pillar_is_allowed():
     tied = load_puzzle(TIED)
     answer = replace(answer_of(), board=tied.board)
-    assert carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=0) is None
+    carved = carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=0)
+    assert not carved.unique and "the most allowed" in carved.why_not and carved.other is not None
+    assert carved.puzzle.board == tied.board and carved.puzzle.unique is None
 
 
 def test_a_pillar_takes_a_cell_out_of_play():
@@ -209,6 +217,22 @@ def test_solve_says_when_the_puzzles_claimed_best_is_not_what_it_proves(tmp_path
     path.write_text(json.dumps(document))
     result = run("puzzle", "solve", path, "--workers", "1")
     assert "the puzzle says its best scores 15; the best proved here scores 14" in result.stdout
+
+
+def test_carve_makes_a_hand_made_puzzle_unique_and_writes_it(tmp_path):
+    out, answer = tmp_path / "carved.json", tmp_path / "answer.json"
+    result = run("puzzle", "carve", TIED, "--workers", "1", "--out", out, "--answer", answer)
+    assert result.exit_code == 0 and "pillar(s) added" in result.stderr
+    carved = load_puzzle(out)
+    assert carved.best == 14 and carved.unique is True and carved.board.pillars
+    assert run("puzzle", "check", out, answer, "--json").exit_code == 0
+    assert json.loads(run("puzzle", "solve", out, "--workers", "1", "--json").stdout)["result"]["unique"] is True
+
+
+def test_carve_says_why_it_fails_and_draws_the_layout_in_the_way():
+    result = run("puzzle", "carve", TIED, "--workers", "1", "--most", "0")
+    assert result.exit_code == 1 and "not carved: another layout is as good after 0 pillars" in result.stderr
+    assert "as good, and in the way:" in result.stdout
 
 
 def _answer_with(tmp_path, change):
