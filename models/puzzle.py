@@ -8,12 +8,12 @@ A puzzle file is a boards file (`factoryfun boards --json`) with a `puzzle` bloc
 
     {"ruleset": "factory-fun",
      "boards": [{"id": "puzzle-1", "geometry": "square", "rows": 5, "cols": 5, "pillars": [[1, 2]]}],
-     "puzzle": {"board": "puzzle-1", "machines": ["FF35", "FF09"], "best": 14, "unique": true}}
+     "puzzle": {"board": "puzzle-1", "machines": ["FF35", "FF09"], "best": 14, "unique": true, "runner_up": 13}}
 
 so every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
-puzzle.json` checks an answer on the puzzle's board. `best` and `unique` are what the puzzle claims (a
-generated puzzle's were proved when it was made); a hand-made puzzle may leave them out, and `factoryfun
-puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
+puzzle.json` checks an answer on the puzzle's board. `best`, `unique` and `runner_up` (what the best other
+layout scores) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
+puzzle may leave them out, and `factoryfun puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
 twice, each stop with one line naming the file and the key.
 """
 from __future__ import annotations
@@ -42,6 +42,7 @@ class FactoryPuzzle:
     machines: tuple[str, ...]
     best: int | None = None        # the best factory's score (static score: income - cost + chain bonus)
     unique: bool | None = None     # whether exactly one layout scores `best`
+    runner_up: int | None = None   # what the best layout but that one scores (None: not known, or none)
 
     def to_dict(self) -> dict[str, Any]:
         block: dict[str, Any] = {"board": self.board.id, "machines": list(self.machines)}
@@ -49,6 +50,8 @@ class FactoryPuzzle:
             block["best"] = self.best
         if self.unique is not None:
             block["unique"] = self.unique
+        if self.runner_up is not None:
+            block["runner_up"] = self.runner_up
         return {"ruleset": self.ruleset.id, "boards": [board_document(self.board)], "puzzle": block}
 
 
@@ -62,7 +65,7 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     except KeyError as exc:
         raise DocumentError(source, "ruleset", str(exc.args[0])) from None
     boards = parse_boards(document, ruleset, source)
-    raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"}, {"best", "unique"})
+    raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"}, {"best", "unique", "runner_up"})
     board_id = raw["board"]
     if not isinstance(board_id, str) or board_id not in boards:
         raise DocumentError(source, "puzzle.board", f"unknown board {as_json(board_id)} (the file's boards: "
@@ -77,7 +80,13 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     unique = raw.get("unique")
     if unique is not None:
         expect(source, "puzzle.unique", unique, bool, "true or false")
-    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique)
+    runner_up = raw.get("runner_up")
+    if runner_up is not None:
+        expect(source, "puzzle.runner_up", runner_up, int, "a whole score")
+        if best is not None and (runner_up > best or (unique and runner_up == best)):
+            raise DocumentError(source, "puzzle.runner_up", f"{runner_up} against a best of {best}: a runner-up "
+                                "scores at most the best, and less when the best is the only one")
+    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up)
 
 
 def _machines(source: str, raw: Any, catalog: Catalog) -> tuple[str, ...]:

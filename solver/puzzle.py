@@ -21,6 +21,8 @@ import signal
 import time
 from dataclasses import dataclass, replace
 
+from ortools.sat.python import cp_model
+
 from models.board import Board
 from models.catalog import Catalog
 from models.check import check_layout
@@ -30,12 +32,14 @@ from models.puzzle import FactoryPuzzle
 from models.rulesets import Ruleset
 
 from .extract import layout_from_values
-from .model import build_static_model, layout_literals
+from .model import StaticModel, build_static_model, layout_literals
 from .search import Interrupt, solve_interruptibly
 from .static import solve_static
 
-#: the starting pillars are drawn apart from the board's edge-free count: at most one cell in PILLAR_SHARE
+#: carving adds at most one pillar per PILLAR_SHARE cells of the board (beyond, the board is more pillar than floor)
 PILLAR_SHARE = 4
+#: seconds the runner-up of a generated puzzle may take at most (proved in about half a second on 5 x 5 boards)
+RUNNER_UP_SECONDS = 10.0
 
 
 class PuzzleDisagreement(AssertionError):
@@ -50,26 +54,64 @@ class Uniqueness:
     stop_signal: int | None = None
 
 
+def _without_answer(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
+                    answer: Layout) -> StaticModel:
+    """The full static model (limits hard) of `machines` on `board`, with `answer` itself forbidden: one clause
+    over every machine placement and tile literal, so any other layout, however slightly different, stays."""
+    built = build_static_model(ruleset, board, catalog, list(machines))
+    ones, rest = layout_literals(built.vars, answer)
+    built.model.AddBoolOr([literal.Not() for literal in ones] + rest)
+    return built
+
+
+def _judged_other(built: StaticModel, solver: cp_model.CpSolver, score: int) -> Layout:
+    """The model's layout, which the checker must call legal and score at least `score` (the judge)."""
+    other = layout_from_values(built.vars, solver.Value, False)
+    judged = check_layout(other)
+    if not judged.legal or judged.score.total < score:
+        raise PuzzleDisagreement(f"the model found another layout scoring {score}, the checker says "
+                                 f"{'legal' if judged.legal else 'illegal'}, {judged.score.total}")
+    return other
+
+
 def another_as_good(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
                     answer: Layout, best: int, time_limit: float, workers: int = 2, seed: int = 0) -> Uniqueness:
     """Whether a legal layout other than `answer`, placing every one of `machines`, scores `best` or more."""
     start = time.monotonic()
-    built = build_static_model(ruleset, board, catalog, list(machines))
+    built = _without_answer(ruleset, board, catalog, machines, answer)
     built.model.Add(built.score >= best)
-    ones, rest = layout_literals(built.vars, answer)
-    built.model.AddBoolOr([literal.Not() for literal in ones] + rest)
     built.model.ClearObjective()
     solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
                                                 workers, seed)
     seconds = time.monotonic() - start
     if name in ("OPTIMAL", "FEASIBLE"):
-        other = layout_from_values(built.vars, solver.Value, False)
-        judged = check_layout(other)
-        if not judged.legal or judged.score.total < best:
-            raise PuzzleDisagreement(f"the model found another layout scoring {best}, the checker says "
-                                     f"{'legal' if judged.legal else 'illegal'}, {judged.score.total}")
-        return Uniqueness("another", other, seconds, stopped)
+        return Uniqueness("another", _judged_other(built, solver, best), seconds, stopped)
     return Uniqueness("unique" if name == "INFEASIBLE" else "unknown", None, seconds, stopped)
+
+
+@dataclass(frozen=True)
+class RunnerUp:
+    score: int | None             # what the best layout other than the answer scores (None: none found)
+    proved: bool                  # no layout but the answer scores more than `score` (or: none at all)
+    layout: Layout | None
+    seconds: float
+    stop_signal: int | None = None
+
+
+def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
+              answer: Layout, time_limit: float, workers: int = 2, seed: int = 0) -> RunnerUp:
+    """The best legal layout other than `answer`: how close a player can come without finding it (a runner-up
+    one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea)."""
+    start = time.monotonic()
+    built = _without_answer(ruleset, board, catalog, machines, answer)
+    solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
+                                                workers, seed)
+    seconds = time.monotonic() - start
+    if name not in ("OPTIMAL", "FEASIBLE"):
+        return RunnerUp(None, name == "INFEASIBLE" and stopped is None, None, seconds, stopped)
+    score = round(solver.ObjectiveValue())
+    other = _judged_other(built, solver, score)
+    return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and stopped is None, other, seconds, stopped)
 
 
 def used_cells(layout: Layout) -> set[Cell]:
@@ -125,10 +167,15 @@ class Carved:
         return not self.why_not
 
 
+def most_pillars(board: Board) -> int:
+    """How many pillars carving may add to `board` by default."""
+    return len(board.cells) // PILLAR_SHARE
+
+
 def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit: float, workers: int, seed: int,
           most: int) -> Carved:
     """Pillars on cells other best layouts use, one at a time, until the answer is proved the only one or that
-    fails (see the module's docstring)."""
+    fails (see the module's docstring); then the runner-up's score (`runner_up`) when it is proved in time."""
     deadline = time.monotonic() + time_limit
     board, carved = puzzle.board, []
     for added in range(most + 1):
@@ -137,8 +184,12 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
         _pass_on(asked.stop_signal)
         if asked.verdict == "unique":
             board = _without_spare_pillars(puzzle, board, carved, answer, deadline, workers, seed)
-            return Carved(replace(puzzle, board=board, unique=True), replace(answer, board=board),
-                          len(board.pillars - puzzle.board.pillars))
+            answer = replace(answer, board=board)
+            second = runner_up(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer,
+                               min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed)
+            _pass_on(second.stop_signal)
+            return Carved(replace(puzzle, board=board, unique=True, runner_up=second.score if second.proved else None),
+                          answer, len(board.pillars - puzzle.board.pillars))
         here = replace(puzzle, board=board)
         if asked.other is None or time.monotonic() >= deadline:
             return Carved(here, answer, added, "the time ran out before the uniqueness question was settled")
@@ -181,7 +232,6 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
     solve at most 60 % of that, the carving the rest)."""
     rng = random.Random(seed)
     start = time.monotonic()
-    most = most_carved if most_carved is not None else rows * cols // PILLAR_SHARE
     for attempt in range(1, attempts + 1):
         left = time_limit - (time.monotonic() - start)
         if left <= 0:
@@ -196,7 +246,8 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
         if solved.status != "OPTIMAL" or solved.layout is None:
             continue
         carved = carve(rng, replace(question, best=solved.objective), solved.layout,
-                       share - (time.monotonic() - drawn), workers, seed, most)
+                       share - (time.monotonic() - drawn), workers, seed,
+                       most_pillars(question.board) if most_carved is None else most_carved)
         if carved.unique:
             return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start)
     return None

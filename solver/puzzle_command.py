@@ -47,7 +47,8 @@ def _question(puzzle_: FactoryPuzzle) -> str:
     if puzzle_.best is None:
         return ask
     only = {True: ", and only one layout does", False: " (more than one layout does)", None: ""}[puzzle_.unique]
-    return f"{ask}: the best factory scores {puzzle_.best}{only}"
+    second = "" if puzzle_.runner_up is None else f" (the runner-up: {puzzle_.runner_up})"
+    return f"{ask}: the best factory scores {puzzle_.best}{only}{second}"
 
 
 def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
@@ -153,7 +154,7 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
                   out_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Find the puzzle's best factory, then prove whether it is the only one (another as good is drawn).
     Exit 1 when no layout is found."""
-    from .puzzle import another_as_good
+    from .puzzle import another_as_good, runner_up
 
     question = load_puzzle(puzzle_path, catalog_path)
     result = _best(question, puzzle_path, time_limit, workers, seed)
@@ -162,11 +163,16 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
         asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
                                 result.layout, result.objective, time_left(time_limit), workers, seed)
     unique = None if asked is None else {"unique": True, "another": False}.get(asked.verdict)
+    second = None
+    if unique and time_left(time_limit) > 0:
+        second = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
+                           time_left(time_limit), workers, seed)
     document = _answer_document(result.layout, result.objective, result.status, result.bound, result.seconds, unique)
+    document["result"]["runner_up"] = second.score if second is not None and second.proved else None
     if as_json:
         click.echo(json_text(document), nl=False)
     else:
-        _report_solved(question, result, asked)
+        _report_solved(question, result, asked, second)
     if out_path:
         _write(out_path, json_text(document))
     if svg_path:
@@ -209,16 +215,15 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
     not proved, or a layout as good on the best's own cells), with the layout that stands in the way drawn."""
     import random
 
-    from .puzzle import carve
+    from .puzzle import carve, most_pillars
 
     question = load_puzzle(puzzle_path, catalog_path)
     result = _best(question, puzzle_path, time_limit, workers, seed)
     if result.status != "OPTIMAL":
         _err.print(f"the best layout found ({result.objective}) is not proved the best in the time: give more time")
         sys.exit(NOT_SOLVED_EXIT)
-    cells = len(question.board.cells)
     carved = carve(random.Random(seed), replace(question, best=result.objective), result.layout,
-                   time_left(time_limit), workers, seed, cells // 4 if most is None else most)
+                   time_left(time_limit), workers, seed, most_pillars(question.board) if most is None else most)
     if not carved.unique:
         _err.print(f"not carved: {carved.why_not}")
         if carved.other is not None:
@@ -240,7 +245,7 @@ def _uniqueness_words(status: str, unique: bool | None) -> str:
     return {True: "proved the only best", False: "another is as good", None: "not proved the only one"}[unique]
 
 
-def _report_solved(question: FactoryPuzzle, result, asked) -> None:
+def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
     from models.render.text import print_layout
 
     print_layout(_out, result.layout)
@@ -253,6 +258,10 @@ def _report_solved(question: FactoryPuzzle, result, asked) -> None:
         print_layout(_out, asked.other)
     elif asked is not None and asked.verdict == "unknown":
         _out.print(f"whether another layout is as good was not settled in {asked.seconds:.1f}s: give more time")
+    if second is not None and second.score is not None:
+        sure = "proved" if second.proved else "the best found in the time, not proved"
+        _out.print(f"the runner-up (the best other layout) scores {second.score}, {result.objective - second.score} "
+                   f"less ({sure}, {second.seconds:.1f}s)")
     if question.best is not None and result.status == "OPTIMAL" and question.best != result.objective:
         _out.print(f"the puzzle says its best scores {question.best}; the best proved here scores {result.objective}")
 
@@ -313,7 +322,10 @@ def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], sha
         return (f"solved: {score}, the best" + (", and the only layout that scores it" if question.unique else ""))
     if question.best is None:
         return f"scores {score} (the puzzle names no best: `factoryfun puzzle solve` finds it)"
-    return f"scores {score} of the best {question.best}: {share:.0%}" if share is not None else f"scores {score}"
+    shown = f"scores {score} of the best {question.best}: {share:.0%}" if share is not None else f"scores {score}"
+    if question.runner_up is not None and score == question.runner_up:
+        return f"{shown}, the runner-up: only the answer scores more"
+    return shown
 
 
 def _report_checked(question: FactoryPuzzle, answer: Layout, judged: CheckResult, wrong: list[str],

@@ -19,8 +19,8 @@ from models.jsonio import read_json
 from models.layout import load_layout, parse_layout
 from models.paths import INSTANCES
 from models.puzzle import load_puzzle, parse_puzzle
-from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, generate, used_cells, with_pillar,
-                           without_pillar)
+from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, generate, runner_up, used_cells,
+                           with_pillar, without_pillar)
 from tests.cli_errors import one_line_error
 
 PUZZLES = INSTANCES / "puzzles"
@@ -41,6 +41,7 @@ def answer_of(puzzle_path=UNIQUE, answer_path=ANSWER):
 def test_a_puzzle_file_reads_back_as_it_was_written():
     puzzle = load_puzzle(UNIQUE)
     assert puzzle.machines == ("FF35", "FF09", "FF24") and puzzle.best == 14 and puzzle.unique is True
+    assert puzzle.runner_up == 13
     assert puzzle.board.id == "puzzle-3" and len(puzzle.board.pillars) == 3
     assert parse_puzzle(puzzle.to_dict(), "again") == puzzle
 
@@ -58,6 +59,9 @@ def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     (lambda d: d["puzzle"].update(machines=[]), ("puzzle.machines", "1 to 8")),
     (lambda d: d["puzzle"].update(best="14"), ("puzzle.best", "a whole score")),
     (lambda d: d["puzzle"].update(unique=1), ("puzzle.unique", "true or false")),
+    (lambda d: d["puzzle"].update(runner_up=14), ("puzzle.runner_up", "less when the best is the only one")),
+    (lambda d: d["puzzle"].update(runner_up=15, unique=False), ("puzzle.runner_up", "at most the best")),
+    (lambda d: d["puzzle"].update(runner_up=1.5), ("puzzle.runner_up", "a whole score")),
     (lambda d: d["puzzle"].update(hint=1), ("puzzle.hint", "unknown key")),
     (lambda d: d.pop("puzzle"), ("puzzle", "missing key")),
     (lambda d: d.update(ruleset="robofacture"), ("ruleset", "Robofacture")),
@@ -87,6 +91,24 @@ def test_on_an_open_board_another_layout_is_as_good_and_the_checker_agrees():
     judged = check_layout(asked.other)
     assert judged.legal and judged.score.total >= 14
     assert asked.other.to_dict() != answer.to_dict()
+
+
+def test_the_runner_up_is_the_best_other_layout_and_the_checker_scores_it():
+    puzzle, answer = load_puzzle(UNIQUE), answer_of()
+    second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1)
+    assert second.proved and second.score == 13 and check_layout(second.layout).score.total == 13
+    tied = load_puzzle(TIED)   # with a second best, the runner-up is as good as the answer
+    level = runner_up(tied.ruleset, tied.board, tied.catalog, tied.machines, replace(answer, board=tied.board), 60, 1)
+    assert level.proved and level.score == 14
+
+
+def test_check_names_the_runner_up(tmp_path):
+    puzzle, answer = load_puzzle(UNIQUE), answer_of()
+    second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1)
+    path = tmp_path / "close.json"
+    path.write_text(json.dumps(second.layout.to_dict()))
+    result = run("puzzle", "check", UNIQUE, path)
+    assert result.exit_code == 0 and "scores 13 of the best 14: 93%, the runner-up" in result.stdout
 
 
 def test_a_higher_target_than_the_best_has_no_layout_at_all():
@@ -159,6 +181,7 @@ def test_a_generated_puzzle_has_a_proved_unique_best_that_the_checker_scores():
     template = load_puzzle(UNIQUE)
     found = generate(template.ruleset, template.catalog, 5, 5, 3, pillars=2, seed=3, time_limit=60, workers=1)
     assert found is not None and found.puzzle.unique is True
+    assert found.puzzle.runner_up is None or found.puzzle.runner_up < found.puzzle.best
     judged = check_layout(found.answer)
     assert judged.legal and judged.score.total == found.puzzle.best
     assert found.answer.board == found.puzzle.board and not found.puzzle.board.pillars & used_cells(found.answer)
@@ -201,6 +224,7 @@ def test_solve_proves_the_answer_the_only_one(tmp_path):
     document = json.loads(result.stdout)
     assert result.exit_code == 0 and document["result"]["status"] == "OPTIMAL"
     assert document["result"]["objective"] == 14 and document["result"]["unique"] is True
+    assert document["result"]["runner_up"] == 13
     assert check_layout(parse_layout(read_json(out), str(out), boards_path=UNIQUE)).legal
 
 
@@ -224,7 +248,7 @@ def test_carve_makes_a_hand_made_puzzle_unique_and_writes_it(tmp_path):
     result = run("puzzle", "carve", TIED, "--workers", "1", "--out", out, "--answer", answer)
     assert result.exit_code == 0 and "pillar(s) added" in result.stderr
     carved = load_puzzle(out)
-    assert carved.best == 14 and carved.unique is True and carved.board.pillars
+    assert carved.best == 14 and carved.unique is True and carved.board.pillars and carved.runner_up < 14
     assert run("puzzle", "check", out, answer, "--json").exit_code == 0
     assert json.loads(run("puzzle", "solve", out, "--workers", "1", "--json").stdout)["result"]["unique"] is True
 
