@@ -26,6 +26,7 @@ from ortools.sat.python import cp_model
 from models.board import Board
 from models.catalog import Catalog
 from models.check import check_layout
+from models.clock import draw_budgets
 from models.geometry import Cell
 from models.layout import Layout
 from models.puzzle import FactoryPuzzle
@@ -33,7 +34,7 @@ from models.rulesets import Ruleset
 
 from .extract import layout_from_values
 from .model import StaticModel, build_static_model, layout_literals
-from .search import Interrupt, solve_interruptibly
+from .search import Interrupt, pass_on, solve_interruptibly
 from .static import solve_static
 
 #: carving adds at most one pillar per PILLAR_SHARE cells of the board (beyond, the board is more pillar than floor)
@@ -146,14 +147,6 @@ def without_pillar(board: Board, cell: Cell) -> Board:
     return replace(board, cells=board.cells | {cell}, pillars=board.pillars - {cell}, _neighbours={})
 
 
-def _pass_on(stop_signal: int | None) -> None:
-    """A designer who stops the draws wants them stopped, not the next one: the command's own handler ends it
-    (Ctrl-C: 130, SIGTERM: 143)."""
-    if stop_signal is not None:
-        signal.raise_signal(stop_signal)
-        raise KeyboardInterrupt
-
-
 @dataclass(frozen=True)
 class Carved:
     puzzle: FactoryPuzzle         # on its board with the pillars added; `unique` True when proved
@@ -181,13 +174,13 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
     for added in range(most + 1):
         asked = another_as_good(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer, puzzle.best,
                                 deadline - time.monotonic(), workers, seed)
-        _pass_on(asked.stop_signal)
+        pass_on(asked.stop_signal)
         if asked.verdict == "unique":
             board = _without_spare_pillars(puzzle, board, carved, answer, deadline, workers, seed)
             answer = replace(answer, board=board)
             second = runner_up(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer,
                                min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed)
-            _pass_on(second.stop_signal)
+            pass_on(second.stop_signal)
             return Carved(replace(puzzle, board=board, unique=True, runner_up=second.score if second.proved else None),
                           answer, len(board.pillars - puzzle.board.pillars))
         here = replace(puzzle, board=board)
@@ -218,7 +211,7 @@ def _without_spare_pillars(puzzle: FactoryPuzzle, board: Board, carved: list[Cel
         asked = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines,
                                 replace(answer, board=opened), puzzle.best, deadline - time.monotonic(), workers,
                                 seed)
-        _pass_on(asked.stop_signal)
+        pass_on(asked.stop_signal)
         if asked.verdict == "unique":
             board = opened
     return board
@@ -232,17 +225,13 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
     solve at most 60 % of that, the carving the rest)."""
     rng = random.Random(seed)
     start = time.monotonic()
-    for attempt in range(1, attempts + 1):
-        left = time_limit - (time.monotonic() - start)
-        if left <= 0:
-            break
+    for attempt, share in draw_budgets(time_limit, attempts):
         question = draw(rng, ruleset, catalog, rows, cols, machines, pillars, f"puzzle-{seed}")
-        share = min(left, max(time_limit / 5, 1.0))
         drawn = time.monotonic()
         solved = solve_static(ruleset, question.board, catalog, list(question.machines), time_limit=share * 0.6,
                               workers=workers, seed=seed)
         if solved.interrupted:
-            _pass_on(Interrupt.last_signal or signal.SIGINT)
+            pass_on(Interrupt.last_signal or signal.SIGINT)
         if solved.status != "OPTIMAL" or solved.layout is None:
             continue
         carved = carve(rng, replace(question, best=solved.objective), solved.layout,

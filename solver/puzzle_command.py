@@ -69,6 +69,17 @@ def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
                         tray_svg(tray, "The machines to place (turn them as you like)")])
 
 
+def _published_options(command):
+    """--out, --answer and --svg of the commands that make a puzzle (`_publish` writes them)."""
+    for option in reversed((
+            output_option("--out", "out_path", help="Write the puzzle file here (default: print it)."),
+            output_option("--answer", "answer_path", help="Write its unique best layout, with the result, here."),
+            output_option("--svg", "svg_path", help="Write the puzzle as SVG: the board titled with the question, "
+                          "then the machines."))):
+        command = option(command)
+    return command
+
+
 @puzzle.command("generate")
 @RULESET_OPTION
 @CATALOG_OPTION
@@ -83,9 +94,7 @@ def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
 @time_limit_option(120.0, "Seconds for all the draws together.")
 @workers_option()
 @seed_option(help="Seed of the draws: the same seed draws the same machines and first pillars.")
-@output_option("--out", "out_path", help="Write the puzzle file here (default: print it).")
-@output_option("--answer", "answer_path", help="Write its unique best layout, with the result, here.")
-@output_option("--svg", "svg_path", help="Write the puzzle's board, with the question as its title, as SVG.")
+@_published_options
 def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols: int, machine_count: int,
                      pillars: int, attempts: int, time_limit: float, workers: int, seed: int, out_path: str | None,
                      answer_path: str | None, svg_path: str | None) -> None:
@@ -205,9 +214,7 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
 @time_limit_option(120.0, "Seconds for the best layout and the carving together.")
 @workers_option()
 @seed_option(help="Seed of the search, and of the choice among the cells a pillar could take.")
-@output_option("--out", "out_path", help="Write the carved puzzle here (default: print it).")
-@output_option("--answer", "answer_path", help="Write its unique best layout, with the result, here.")
-@output_option("--svg", "svg_path", help="Write the carved puzzle as SVG (the board, then the machines).")
+@_published_options
 def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, time_limit: float, workers: int,
                   seed: int, out_path: str | None, svg_path: str | None, answer_path: str | None) -> None:
     """Make a hand-made puzzle's best factory the only one: solve it, then add pillars where other layouts as

@@ -8,14 +8,16 @@ that place fewer than two parts, are thrown back. The same seed draws the same p
 from __future__ import annotations
 
 import random
-import signal
 import time
 from dataclasses import dataclass
 
 from models.robofacture.parts import COLOURS, PLAYER_COLOURS, Part
 from models.robofacture.puzzle import Puzzle, Space
 
+from models.clock import draw_budgets
+
 from .robofacture import RobofactureResult, solve_parts
+from .search import pass_on
 
 #: how many of each part the box holds (the rulebook's components list); monominoes: 25 of each colour
 BOX: dict[str, int] = {"M5": 6, "L5": 6, "T5": 6, "L4": 12, "T4": 12, "S4": 6, "L3": 12, "I3": 12}
@@ -60,15 +62,10 @@ def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: i
     limit run out first (each draw gets what is left of the time, at most a fifth of it)."""
     rng = random.Random(seed)
     start = time.monotonic()
-    for attempt in range(1, attempts + 1):
-        left = time_limit - (time.monotonic() - start)
-        if left <= 0:
-            break
+    for attempt, seconds in draw_budgets(time_limit, attempts):
         puzzle = draw(rng, rows, cols, parts, monominoes, premarked)
-        answer = solve_parts(puzzle, min(left, max(time_limit / 5, 1.0)), workers, seed, unique=True)
-        if answer.stop_signal is not None:   # a designer who stops the draws wants them stopped, not the next
-            signal.raise_signal(answer.stop_signal)   # one: the command's own handler ends it (SIGTERM: 143)
-            raise KeyboardInterrupt
+        answer = solve_parts(puzzle, seconds, workers, seed, unique=True)
+        pass_on(answer.stop_signal)   # a designer who stops the draws wants them stopped, not the next one
         if answer.unique and answer.status == "OPTIMAL" and len(answer.puzzle.placed) >= MIN_PLACED:
             return Generated(puzzle, answer, attempt, time.monotonic() - start)
     return None

@@ -195,6 +195,14 @@ class Interrupt:
             self._abortable -= 1
 
 
+def pass_on(stop_signal: int | None) -> None:
+    """Raise again a stop signal a finished solve caught, so a loop of solves (a puzzle generator) stops rather
+    than starting the next: the command's own handler ends it (Ctrl-C: 130, SIGTERM: 143)."""
+    if stop_signal is not None:
+        signal.raise_signal(stop_signal)
+        raise KeyboardInterrupt
+
+
 def run(
     built: StaticModel, time_limit: float, workers: int = 2, seed: int = 0, progress: Progress | None = None,
     presolve: bool = True, log: bool = False, interrupt: Interrupt | None = None, accept_excess: bool = False,
