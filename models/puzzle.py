@@ -7,8 +7,9 @@ be checked and the puzzle has a single solution, as a printed puzzle has.
 A puzzle file is a boards file (`factoryfun boards --json`) with a `puzzle` block:
 
     {"ruleset": "factory-fun",
-     "boards": [{"id": "puzzle-1", "geometry": "square", "rows": 5, "cols": 5, "pillars": [[1, 2]]}],
-     "puzzle": {"board": "puzzle-1", "machines": ["FF35", "FF09"], "best": 14, "unique": true, "runner_up": 13}}
+     "boards": [{"id": "puzzle-3", "geometry": "square", "rows": 5, "cols": 5, "pillars": [[1, 2], [3, 3]]}],
+     "puzzle": {"board": "puzzle-3", "machines": ["FF39", "FF31", "FF41"], "best": 22, "unique": true,
+                "runner_up": 21}}
 
 so every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
 puzzle.json` checks an answer on the puzzle's board. `best`, `unique` and `runner_up` (what the best other

@@ -21,6 +21,8 @@ import signal
 import time
 from dataclasses import dataclass, replace
 
+import networkx as nx
+
 from ortools.sat.python import cp_model
 
 from models.board import Board
@@ -39,6 +41,8 @@ from .static import solve_static
 
 #: carving adds at most one pillar per PILLAR_SHARE cells of the board (beyond, the board is more pillar than floor)
 PILLAR_SHARE = 4
+#: machine sets drawn at most for one whose machines feed one another (`linked`); the last is kept regardless
+LINK_TRIES = 100
 #: seconds the runner-up of a generated puzzle may take at most (proved in about half a second on 5 x 5 boards)
 RUNNER_UP_SECONDS = 10.0
 
@@ -129,14 +133,34 @@ class Generated:
     seconds: float
 
 
+def feeds(catalog: Catalog, maker: str, taker: str) -> bool:
+    """Some product of `maker` (not an end product) is a colour an input of `taker` takes."""
+    made = {colour for port in catalog[maker].outputs if not port.is_black for colour in port.colors}
+    return any(made & set(port.colors) for port in catalog[taker].inputs)
+
+
+def linked(catalog: Catalog, machines: tuple[str, ...]) -> bool:
+    """Whether the machines are one group by what they could feed one another (in either direction)."""
+    graph = nx.Graph()
+    graph.add_nodes_from(machines)
+    graph.add_edges_from((a, b) for a in machines for b in machines if a != b and feeds(catalog, a, b))
+    return nx.is_connected(graph)
+
+
 def draw(rng: random.Random, ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int,
          pillars: int, name: str) -> FactoryPuzzle:
     """A random question: a rows x cols board of the ruleset's geometry with `pillars` pillars on random cells,
-    and `machines` machines of the catalogue."""
+    and `machines` machines of the catalogue that could feed one another as one group (`linked`; drawn again up
+    to LINK_TRIES times): about 40 % of random pairs feed neither way, and their puzzle would be two separate
+    factories side by side, with no chain to find."""
     cells = {(r, c) for r in range(rows) for c in range(cols)}
     placed = set(rng.sample(sorted(cells), pillars))
     board = Board(name, ruleset.geometry, frozenset(cells - placed), frozenset(), frozenset(placed), rows, cols)
-    return FactoryPuzzle(ruleset, board, catalog, tuple(rng.sample(sorted(catalog.machines), machines)))
+    for _ in range(LINK_TRIES):
+        ids = tuple(rng.sample(sorted(catalog.machines), machines))
+        if linked(catalog, ids):
+            break
+    return FactoryPuzzle(ruleset, board, catalog, ids)
 
 
 def with_pillar(board: Board, cell: Cell) -> Board:

@@ -19,8 +19,8 @@ from models.jsonio import read_json
 from models.layout import load_layout, parse_layout
 from models.paths import INSTANCES
 from models.puzzle import load_puzzle, parse_puzzle
-from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, generate, runner_up, used_cells,
-                           with_pillar, without_pillar)
+from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, feeds, generate, linked, runner_up,
+                           used_cells, with_pillar, without_pillar)
 from tests.cli_errors import one_line_error
 
 PUZZLES = INSTANCES / "puzzles"
@@ -40,27 +40,27 @@ def answer_of(puzzle_path=UNIQUE, answer_path=ANSWER):
 # -- the document ----------------------------------------------------------------------------------------------
 def test_a_puzzle_file_reads_back_as_it_was_written():
     puzzle = load_puzzle(UNIQUE)
-    assert puzzle.machines == ("FF35", "FF09", "FF24") and puzzle.best == 14 and puzzle.unique is True
-    assert puzzle.runner_up == 13
-    assert puzzle.board.id == "puzzle-3" and len(puzzle.board.pillars) == 3
+    assert puzzle.machines == ("FF39", "FF31", "FF41") and puzzle.best == 22 and puzzle.unique is True
+    assert puzzle.runner_up == 21
+    assert puzzle.board.id == "puzzle-3" and len(puzzle.board.pillars) == 2
     assert parse_puzzle(puzzle.to_dict(), "again") == puzzle
 
 
 def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     result = run("check", ANSWER, "--boards", UNIQUE, "--quiet")
-    assert result.exit_code == 0 and "score 14" in result.stdout
+    assert result.exit_code == 0 and "score 22" in result.stdout
 
 
 @pytest.mark.parametrize("change, needles", [
     (lambda d: d.update(extra=1), ("extra", "unknown key")),
     (lambda d: d["puzzle"].update(board="classic-A"), ("puzzle.board", "unknown board", "puzzle-3")),
-    (lambda d: d["puzzle"].update(machines=["FF35", "FF99"]), ("puzzle.machines[1]", "unknown machine id")),
-    (lambda d: d["puzzle"].update(machines=["FF35", "FF35"]), ("puzzle.machines[1]", "listed twice")),
+    (lambda d: d["puzzle"].update(machines=["FF39", "FF99"]), ("puzzle.machines[1]", "unknown machine id")),
+    (lambda d: d["puzzle"].update(machines=["FF39", "FF39"]), ("puzzle.machines[1]", "listed twice")),
     (lambda d: d["puzzle"].update(machines=[]), ("puzzle.machines", "1 to 8")),
-    (lambda d: d["puzzle"].update(best="14"), ("puzzle.best", "a whole score")),
+    (lambda d: d["puzzle"].update(best="22"), ("puzzle.best", "a whole score")),
     (lambda d: d["puzzle"].update(unique=1), ("puzzle.unique", "true or false")),
-    (lambda d: d["puzzle"].update(runner_up=14), ("puzzle.runner_up", "less when the best is the only one")),
-    (lambda d: d["puzzle"].update(runner_up=15, unique=False), ("puzzle.runner_up", "at most the best")),
+    (lambda d: d["puzzle"].update(runner_up=22), ("puzzle.runner_up", "less when the best is the only one")),
+    (lambda d: d["puzzle"].update(runner_up=23, unique=False), ("puzzle.runner_up", "at most the best")),
     (lambda d: d["puzzle"].update(runner_up=1.5), ("puzzle.runner_up", "a whole score")),
     (lambda d: d["puzzle"].update(hint=1), ("puzzle.hint", "unknown key")),
     (lambda d: d.pop("puzzle"), ("puzzle", "missing key")),
@@ -86,20 +86,20 @@ def test_the_generated_puzzles_answer_is_proved_the_only_best():
 def test_on_an_open_board_another_layout_is_as_good_and_the_checker_agrees():
     tied = load_puzzle(TIED)
     answer = replace(answer_of(), board=tied.board)   # legal on the open board too: it only lost pillars
-    asked = another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, answer, 14, 60, 1)
+    asked = another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, answer, 22, 60, 1)
     assert asked.verdict == "another"
     judged = check_layout(asked.other)
-    assert judged.legal and judged.score.total >= 14
+    assert judged.legal and judged.score.total >= 22
     assert asked.other.to_dict() != answer.to_dict()
 
 
 def test_the_runner_up_is_the_best_other_layout_and_the_checker_scores_it():
     puzzle, answer = load_puzzle(UNIQUE), answer_of()
     second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1)
-    assert second.proved and second.score == 13 and check_layout(second.layout).score.total == 13
+    assert second.proved and second.score == 21 and check_layout(second.layout).score.total == 21
     tied = load_puzzle(TIED)   # with a second best, the runner-up is as good as the answer
     level = runner_up(tied.ruleset, tied.board, tied.catalog, tied.machines, replace(answer, board=tied.board), 60, 1)
-    assert level.proved and level.score == 14
+    assert level.proved and level.score == 22
 
 
 def test_check_names_the_runner_up(tmp_path):
@@ -108,7 +108,7 @@ def test_check_names_the_runner_up(tmp_path):
     path = tmp_path / "close.json"
     path.write_text(json.dumps(second.layout.to_dict()))
     result = run("puzzle", "check", UNIQUE, path)
-    assert result.exit_code == 0 and "scores 13 of the best 14: 93%, the runner-up" in result.stdout
+    assert result.exit_code == 0 and "scores 21 of the best 22: 95%, the runner-up" in result.stdout
 
 
 def test_a_higher_target_than_the_best_has_no_layout_at_all():
@@ -116,7 +116,7 @@ def test_a_higher_target_than_the_best_has_no_layout_at_all():
     tied = load_puzzle(TIED)
     open_answer = replace(answer, board=tied.board)
     asked = another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, open_answer, puzzle.best + 1, 60, 1)
-    assert asked.verdict == "unique"   # nothing scores 15 on the open board either: 14 is its optimum
+    assert asked.verdict == "unique"   # nothing scores 23 on the open board either: 22 is its optimum
 
 
 def test_a_model_layout_the_checker_rejects_is_a_disagreement_not_an_answer(monkeypatch):
@@ -131,32 +131,32 @@ def test_a_model_layout_the_checker_rejects_is_a_disagreement_not_an_answer(monk
         return replace(judged, violations=[object()])   # the judge says illegal
     monkeypatch.setattr(module, "check_layout", strict)
     with pytest.raises(PuzzleDisagreement):
-        another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, answer, 14, 60, 1)
+        another_as_good(tied.ruleset, tied.board, tied.catalog, tied.machines, answer, 22, 60, 1)
 
 
 # -- carving and generation ------------------------------------------------------------------------------------
 def test_carving_puts_pillars_only_off_the_answer_until_it_is_the_only_best():
     tied = load_puzzle(TIED)
     answer = replace(answer_of(), board=tied.board)
-    carved = carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=10)
+    carved = carve(random.Random(1), replace(tied, best=22), answer, 60, 1, 0, most=10)
     assert carved.unique and carved.why_not == "" and carved.puzzle.unique is True
     puzzle, kept, added = carved.puzzle, carved.answer, carved.added
     assert added >= 1 and len(puzzle.board.pillars) == added
     assert not puzzle.board.pillars & used_cells(kept)
-    assert kept.to_dict()["machines"] == answer.to_dict()["machines"] and check_layout(kept).score.total == 14
-    again = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, kept, 14, 60, 1)
+    assert kept.to_dict()["machines"] == answer.to_dict()["machines"] and check_layout(kept).score.total == 22
+    again = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, kept, 22, 60, 1)
     assert again.verdict == "unique"
     for pillar in puzzle.board.pillars:   # every pillar left is needed: without it another layout is as good
         opened = without_pillar(puzzle.board, pillar)
         spared = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines,
-                                 replace(kept, board=opened), 14, 60, 1)
+                                 replace(kept, board=opened), 22, 60, 1)
         assert spared.verdict == "another"
 
 
 def test_carving_gives_up_when_no_pillar_is_allowed():
     tied = load_puzzle(TIED)
     answer = replace(answer_of(), board=tied.board)
-    carved = carve(random.Random(1), replace(tied, best=14), answer, 60, 1, 0, most=0)
+    carved = carve(random.Random(1), replace(tied, best=22), answer, 60, 1, 0, most=0)
     assert not carved.unique and "the most allowed" in carved.why_not and carved.other is not None
     assert carved.puzzle.board == tied.board and carved.puzzle.unique is None
 
@@ -174,7 +174,16 @@ def test_the_same_seed_draws_the_same_question():
     again = draw(random.Random(7), puzzle.ruleset, puzzle.catalog, 5, 5, 3, 2, "p")
     other = draw(random.Random(8), puzzle.ruleset, puzzle.catalog, 5, 5, 3, 2, "p")
     assert first == again and first != other
+    assert linked(first.catalog, first.machines) and linked(other.catalog, other.machines)
     assert len(first.machines) == 3 and len(first.board.pillars) == 2 and len(first.board.cells) == 23
+
+
+def test_machines_are_linked_when_what_one_makes_another_takes():
+    catalog = load_puzzle(UNIQUE).catalog
+    assert feeds(catalog, "FF24", "FF09")          # red product into a red input
+    assert not feeds(catalog, "FF09", "FF24")      # an end product feeds nothing
+    assert linked(catalog, ("FF24", "FF09"))
+    assert not linked(catalog, ("FF35", "FF09", "FF24"))   # FF35 makes green, which neither takes
 
 
 def test_a_generated_puzzle_has_a_proved_unique_best_that_the_checker_scores():
@@ -223,8 +232,8 @@ def test_solve_proves_the_answer_the_only_one(tmp_path):
     result = run("puzzle", "solve", UNIQUE, "--workers", "1", "--out", out, "--json")
     document = json.loads(result.stdout)
     assert result.exit_code == 0 and document["result"]["status"] == "OPTIMAL"
-    assert document["result"]["objective"] == 14 and document["result"]["unique"] is True
-    assert document["result"]["runner_up"] == 13
+    assert document["result"]["objective"] == 22 and document["result"]["unique"] is True
+    assert document["result"]["runner_up"] == 21
     assert check_layout(parse_layout(read_json(out), str(out), boards_path=UNIQUE)).legal
 
 
@@ -236,11 +245,11 @@ def test_solve_shows_another_answer_as_good_on_an_open_board():
 
 def test_solve_says_when_the_puzzles_claimed_best_is_not_what_it_proves(tmp_path):
     document = read_json(UNIQUE)
-    document["puzzle"]["best"] = 15
+    document["puzzle"]["best"] = 23
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(document))
     result = run("puzzle", "solve", path, "--workers", "1")
-    assert "the puzzle says its best scores 15; the best proved here scores 14" in result.stdout
+    assert "the puzzle says its best scores 23; the best proved here scores 22" in result.stdout
 
 
 def test_carve_makes_a_hand_made_puzzle_unique_and_writes_it(tmp_path):
@@ -248,7 +257,7 @@ def test_carve_makes_a_hand_made_puzzle_unique_and_writes_it(tmp_path):
     result = run("puzzle", "carve", TIED, "--workers", "1", "--out", out, "--answer", answer)
     assert result.exit_code == 0 and "pillar(s) added" in result.stderr
     carved = load_puzzle(out)
-    assert carved.best == 14 and carved.unique is True and carved.board.pillars and carved.runner_up < 14
+    assert carved.best == 22 and carved.unique is True and carved.board.pillars and carved.runner_up < 22
     assert run("puzzle", "check", out, answer, "--json").exit_code == 0
     assert json.loads(run("puzzle", "solve", out, "--workers", "1", "--json").stdout)["result"]["unique"] is True
 
@@ -270,17 +279,17 @@ def _answer_with(tmp_path, change):
 def test_check_calls_the_best_answer_solved():
     result = run("puzzle", "check", UNIQUE, ANSWER, "--json")
     report = json.loads(result.stdout)
-    assert result.exit_code == 0 and report["solved"] is True and report["score"] == 14 and report["share"] == 1.0
+    assert result.exit_code == 0 and report["solved"] is True and report["score"] == 22 and report["share"] == 1.0
 
 
 def test_check_scores_a_legal_answer_short_of_the_best(tmp_path):
     # (any tile added to the best answer is a loose end, so the puzzle claims more than the answer scores)
     document = read_json(UNIQUE)
-    document["puzzle"]["best"] = 20
+    document["puzzle"]["best"] = 25
     puzzle = tmp_path / "p.json"
     puzzle.write_text(json.dumps(document))
     result = run("puzzle", "check", puzzle, ANSWER)
-    assert result.exit_code == 0 and "scores 14 of the best 20: 70%" in result.stdout
+    assert result.exit_code == 0 and "scores 22 of the best 25: 88%" in result.stdout
 
 
 def test_check_rejects_an_illegal_answer_and_outlines_its_cells(tmp_path):
@@ -294,12 +303,12 @@ def test_check_rejects_an_illegal_answer_and_outlines_its_cells(tmp_path):
 
 
 def test_check_rejects_an_answer_that_leaves_a_machine_out(tmp_path):
-    path = _answer_with(tmp_path, lambda d: d.update(machines=[m for m in d["machines"] if m["id"] != "FF09"],
+    path = _answer_with(tmp_path, lambda d: d.update(machines=[m for m in d["machines"] if m["id"] != "FF31"],
                                                      tiles=[]))
     result = run("puzzle", "check", UNIQUE, path, "--json")
     report = json.loads(result.stdout)
     assert result.exit_code == 1 and report["solved"] is False
-    assert any("leaves out FF09" in line for line in report["puzzle_violations"])
+    assert any("leaves out FF31" in line for line in report["puzzle_violations"])
 
 
 def test_check_refuses_an_answer_for_another_board(tmp_path):
