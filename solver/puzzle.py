@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import signal
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 
 import networkx as nx
@@ -30,7 +31,7 @@ from models.catalog import Catalog
 from models.check import check_layout
 from models.clock import draw_budgets
 from models.geometry import Cell
-from models.layout import Layout
+from models.layout import Layout, Tile
 from models.puzzle import FactoryPuzzle
 from models.rulesets import Ruleset
 
@@ -79,9 +80,34 @@ def _judged_other(built: StaticModel, solver: cp_model.CpSolver, score: int) -> 
     return other
 
 
+def tank_for_pipe(answer: Layout, best: int) -> Layout | None:
+    """A legal layout scoring `best` or more that is `answer` with one pipe swapped for a tank, or None.
+
+    The model routes nothing through a tank (README, rules decisions: an output reservoir passing a product on
+    is legal, and so is a second supply container where the stock allows one), so it cannot see these layouts,
+    though they cost the same as the pipe. Every other layout as good is in the model: a legal layout with such
+    tanks, each swapped back for a pipe of the sides it connects, is legal, as good, and tank-free. So when the
+    model finds no other layout, the only rivals left are the answer's own pipes swapped for tanks (one swap
+    is legal whenever more are: each is legal alone, and the stock binds only harder with more). Hex tanks
+    open on one side and pass nothing on."""
+    if answer.ruleset.oriented_tanks:
+        return None
+    pipes_at = Counter(tile.cell for tile in answer.tiles if tile.kind == "pipe")
+    for i, tile in enumerate(answer.tiles):
+        if tile.kind != "pipe" or pipes_at[tile.cell] != 1:   # (two pipes in a cell: a tank would join them)
+            continue
+        for tank in [Tile("output", tile.cell)] + [Tile("supply", tile.cell, color=c) for c in answer.ruleset.colors]:
+            variant = answer.with_parts(tiles=answer.tiles[:i] + (tank,) + answer.tiles[i + 1:])
+            judged = check_layout(variant)
+            if judged.legal and judged.score.total >= best:
+                return variant
+    return None
+
+
 def another_as_good(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
                     answer: Layout, best: int, time_limit: float, workers: int = 2, seed: int = 0) -> Uniqueness:
-    """Whether a legal layout other than `answer`, placing every one of `machines`, scores `best` or more."""
+    """Whether a legal layout other than `answer`, placing every one of `machines`, scores `best` or more: the
+    model's answer, then the layouts it cannot hold (`tank_for_pipe`)."""
     start = time.monotonic()
     built = _without_answer(ruleset, board, catalog, machines, answer)
     built.model.Add(built.score >= best)
@@ -91,7 +117,10 @@ def another_as_good(ruleset: Ruleset, board: Board, catalog: Catalog, machines: 
     seconds = time.monotonic() - start
     if name in ("OPTIMAL", "FEASIBLE"):
         return Uniqueness("another", _judged_other(built, solver, best), seconds, stopped)
-    return Uniqueness("unique" if name == "INFEASIBLE" else "unknown", None, seconds, stopped)
+    if name != "INFEASIBLE":
+        return Uniqueness("unknown", None, seconds, stopped)
+    swapped = tank_for_pipe(answer, best)
+    return Uniqueness("unique" if swapped is None else "another", swapped, time.monotonic() - start, stopped)
 
 
 @dataclass(frozen=True)

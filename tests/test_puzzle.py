@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -20,10 +21,11 @@ from models.layout import load_layout, parse_layout
 from models.paths import INSTANCES
 from models.puzzle import load_puzzle, parse_puzzle
 from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, feeds, generate, linked, runner_up,
-                           used_cells, with_pillar, without_pillar)
+                           tank_for_pipe, used_cells, with_pillar, without_pillar)
 from tests.cli_errors import one_line_error
 
 PUZZLES = INSTANCES / "puzzles"
+TESTS_DATA = Path(__file__).parent / "data"
 UNIQUE = PUZZLES / "three-machines.json"
 ANSWER = PUZZLES / "three-machines-answer.json"
 TIED = PUZZLES / "two-answers.json"
@@ -109,6 +111,30 @@ def test_check_names_the_runner_up(tmp_path):
     path.write_text(json.dumps(second.layout.to_dict()))
     result = run("puzzle", "check", UNIQUE, path)
     assert result.exit_code == 0 and "scores 21 of the best 22: 95%, the runner-up" in result.stdout
+
+
+JUNCTION = TESTS_DATA / "puzzle-reservoir-junction.json"
+JUNCTION_ANSWER = TESTS_DATA / "puzzle-reservoir-junction-answer.json"
+
+
+def test_a_pipe_swapped_for_a_reservoir_is_another_layout_as_good_though_the_model_holds_none():
+    """Self-review, 2026-12-06: generate certified this puzzle unique, but its answer's two product pipes can
+    each be an output reservoir passing the product on (legal, the same cost), which the model never routes."""
+    puzzle = load_puzzle(JUNCTION)
+    answer = load_layout(JUNCTION_ANSWER, boards_path=JUNCTION)
+    assert tank_for_pipe(answer, puzzle.best) is not None
+    asked = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, puzzle.best, 60, 1)
+    assert asked.verdict == "another"
+    judged = check_layout(asked.other)
+    assert judged.legal and judged.score.total == puzzle.best
+    pipe_cells = {t.cell for t in answer.tiles if t.kind == "pipe"}
+    assert any(t.kind == "output" and t.cell in pipe_cells for t in asked.other.tiles)
+    shown = run("puzzle", "solve", JUNCTION, "--workers", "1")
+    assert "another is as good" in shown.stdout
+
+
+def test_no_tank_can_stand_for_a_pipe_of_the_bundled_answer():
+    assert tank_for_pipe(answer_of(), load_puzzle(UNIQUE).best) is None
 
 
 def test_a_higher_target_than_the_best_has_no_layout_at_all():
