@@ -147,8 +147,6 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
     except PlacedPartsIllegal as exc:
         raise DocumentError(puzzle_path, exc.key, str(exc)) from None
     document = result.puzzle.to_dict() | {"result": result.to_dict()}
-    if out_path:
-        _write(out_path, json_text(document))
     if as_json:
         _print_json(document)
     verdict = check(result.puzzle)
@@ -159,7 +157,11 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
         else:
             reason = "interrupted before any placement" if result.interrupted else "no placement found in time"
         _err.print(f"{result.status}: {reason}")
+        if out_path:   # (QA: the puzzle was written back unchanged, as if it were the answer)
+            _err.print(f"no answer to write ({result.status}): {out_path} not written")
         sys.exit(ILLEGAL_EXIT)
+    if out_path:
+        _write(out_path, json_text(document))
     if not as_json:
         _out.print(f"{result.status}: score {result.shipment.score}, bound {result.bound}, {result.seconds:.1f}s"
                    + " (interrupted)" * result.interrupted + _uniqueness(result.unique, unique))

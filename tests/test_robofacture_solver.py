@@ -163,8 +163,10 @@ def test_solve_without_an_answer_exits_1(tmp_path):
     path = tmp_path / "three-reds.json"
     path.write_text(json.dumps({"ruleset": "robofacture", "space": {"rows": 2, "cols": 2},
                                 "parts": [{"kind": "mono", "colors": ["red"]}] * 3 + [{"kind": "mono", "colors": ["blue"]}]}))
-    result = run("robofacture", "solve", path, "--all-parts", "--time-limit", "5", "--workers", "1")
+    out = tmp_path / "answer.json"
+    result = run("robofacture", "solve", path, "--all-parts", "--time-limit", "5", "--workers", "1", "--out", out)
     assert result.exit_code == 1 and "INFEASIBLE" in result.stderr
+    assert "answer.json not written" in result.stderr and not out.exists()   # (it held the puzzle, unchanged)
 
 
 @pytest.mark.parametrize("change, needles", [
