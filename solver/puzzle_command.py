@@ -278,8 +278,10 @@ def _puzzle_violations(question: FactoryPuzzle, answer: Layout) -> list[str]:
     placed = set(answer.machine_ids)
     missing = [m for m in question.machines if m not in placed]
     extra = [m for m in answer.machine_ids if m not in question.machines]
+    diagonal = answer.options.get("diagonal_intersection")
     return ([f"leaves out {', '.join(missing)} (an answer places every machine of the puzzle)"] if missing else []) \
-        + ([f"places {', '.join(extra)}, not one of the puzzle's machines"] if extra else [])
+        + ([f"places {', '.join(extra)}, not one of the puzzle's machines"] if extra else []) \
+        + (["plays with the diagonal intersection tile, which puzzles leave out"] if diagonal else [])
 
 
 @puzzle.command("check")

@@ -337,6 +337,14 @@ def test_check_rejects_an_answer_that_leaves_a_machine_out(tmp_path):
     assert any("leaves out FF31" in line for line in report["puzzle_violations"])
 
 
+def test_check_rejects_an_answer_playing_with_the_diagonal_tile(tmp_path):
+    path = _answer_with(tmp_path, lambda d: d.update(options={"diagonal_intersection": True}))
+    result = run("puzzle", "check", UNIQUE, path, "--json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and report["legal"] and not report["solved"]
+    assert any("diagonal" in line for line in report["puzzle_violations"])
+
+
 def test_check_refuses_an_answer_for_another_board(tmp_path):
     path = _answer_with(tmp_path, lambda d: d.update(board="classic-A"))
     one_line_error(["puzzle", "check", str(UNIQUE), str(path)], str(path), "board", "puzzle-3")
