@@ -49,13 +49,18 @@ def row(kind: tuple, seed: int, time_limit: float, workers: int) -> dict:
                    "unique_again": again.verdict == "unique", "unique_seconds": round(again.seconds, 2)}
 
 
+def _count(column: pd.Series) -> int:
+    """True values of a column that is empty where nothing was found (a plain sum printed "True")."""
+    return int(column.eq(True).sum())
+
+
 def summary(frame: pd.DataFrame, command: str) -> str:
     frame = frame.assign(margin=frame["best"] - frame["runner_up"])
     per_kind = (frame.groupby("kind", sort=False)
                 .agg(generations=("seed", "count"), found=("found", "sum"), median_seconds=("seconds", "median"),
                      median_attempts=("attempts", "median"), median_carved=("carved", "median"),
                      median_margin=("margin", "median"),
-                     unique_again=("unique_again", "sum"), checker_agrees=("checker_agrees", "sum"))
+                     unique_again=("unique_again", _count), checker_agrees=("checker_agrees", _count))
                 .reset_index())
     return "\n".join(["# Factory Fun puzzle benchmark", "", f"Command: `{command}`", "",
                       "One generation per seed. `found`: generations that ended with a puzzle whose best layout "
