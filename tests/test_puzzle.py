@@ -23,6 +23,7 @@ from models.puzzle import load_puzzle, parse_puzzle
 from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, feeds, generate, linked, runner_up,
                            tank_for_pipe, used_cells, with_pillar, without_pillar)
 from tests.cli_errors import one_line_error
+from tests.puzzle_brute import legal_layouts
 
 PUZZLES = INSTANCES / "puzzles"
 TESTS_DATA = Path(__file__).parent / "data"
@@ -135,6 +136,37 @@ def test_a_pipe_swapped_for_a_reservoir_is_another_layout_as_good_though_the_mod
 
 def test_no_tank_can_stand_for_a_pipe_of_the_bundled_answer():
     assert tank_for_pipe(answer_of(), load_puzzle(UNIQUE).best) is None
+
+
+@pytest.mark.parametrize("name", ["puzzle-tiny-one", "puzzle-tiny-two"])
+def test_brute_force_agrees_the_answer_is_the_only_best_and_the_runner_up_is_next(name):
+    """Every legal layout scoring at least the runner-up, enumerated without the model (tests/puzzle_brute.py):
+    the answer alone scores the best, and the rest score the runner-up exactly."""
+    path = TESTS_DATA / f"{name}.json"
+    puzzle = load_puzzle(path)
+    answer = load_layout(TESTS_DATA / f"{name}-answer.json", boards_path=path)
+    found = legal_layouts(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, puzzle.runner_up)
+    scores = sorted(check_layout(layout).score.total for layout in found)
+    assert scores[-1] == puzzle.best and scores[-2] == puzzle.runner_up and scores.count(puzzle.best) == 1
+    assert [layout for layout in found if check_layout(layout).score.total == puzzle.best][0].to_dict() == \
+        answer.to_dict()
+    asked = another_as_good(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, puzzle.best, 60, 1)
+    second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1)
+    assert asked.verdict == "unique" and second.proved and second.score == puzzle.runner_up
+
+
+# (puzzle-tiny-two without its pillar [2, 0] agrees too, two layouts at 8, but takes 14 s to enumerate)
+@pytest.mark.parametrize("name, pillar", [("puzzle-tiny-one", (0, 2)), ("puzzle-tiny-one", (1, 0))])
+def test_brute_force_agrees_a_board_without_a_needed_pillar_has_more_than_one_best(name, pillar):
+    path = TESTS_DATA / f"{name}.json"
+    puzzle = load_puzzle(path)
+    opened = without_pillar(puzzle.board, pillar)
+    answer = load_layout(TESTS_DATA / f"{name}-answer.json", boards_path=path)
+    found = legal_layouts(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines, puzzle.best)
+    assert len(found) >= 2 and all(check_layout(layout).score.total == puzzle.best for layout in found)
+    asked = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines, replace(answer, board=opened),
+                            puzzle.best, 60, 1)
+    assert asked.verdict == "another" and asked.other.to_dict() in [layout.to_dict() for layout in found]
 
 
 def test_a_higher_target_than_the_best_has_no_layout_at_all():
