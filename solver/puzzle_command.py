@@ -1,16 +1,19 @@
 """`factoryfun puzzle`: Factory Fun puzzles with a provably unique best factory (generate, solve, check), thin
 over models/puzzle.py and solver/puzzle.py.
 
-Loaded when named (cli.py's LAZY), like `solve`. Exit codes follow `check` and `solve`: 0 answered / legal,
+Loaded when named (cli.py's LAZY), like `solve`, with CP-SAT and the solver (see the imports). Exit codes follow `check` and `solve`: 0 answered / legal,
 1 no answer / illegal or not the puzzle's machines, 2 unreadable input.
 """
 from __future__ import annotations
 
+import random
 import sys
 from dataclasses import replace
 from typing import Any
 
 import click
+
+from models.catalog import load_catalog
 from models.check import CheckResult, check_layout
 from models.clickopts import (CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json_option, output_option,
                               seed_option, time_limit_option, workers_option)
@@ -18,8 +21,15 @@ from models.clock import time_left
 from models.jsonio import json_text, read_json, write_text
 from models.layout import Layout, parse_layout, require_game_of
 from models.puzzle import MAX_MACHINES, FactoryPuzzle, load_puzzle
+from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
+
+# CP-SAT and the solver load with this module, while cli.py's start-up handler answers Ctrl-C: loaded later, inside
+# a command, a Ctrl-C 0.4-0.7 s after start was lost in their imports and the command ran to its end (QA)
+from .command import ProgressLines, _dim
+from .puzzle import another_as_good, carve, generate, most_pillars, runner_up
+from .static import solve_static
 
 _out = Terminal()
 _err = Terminal(stderr=True)
@@ -100,11 +110,6 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
                      answer_path: str | None, svg_path: str | None) -> None:
     """Draw boards and machines until the best factory is proved optimal and, with pillars carved where other
     layouts as good stood, the only one; write the puzzle. Exit 1 when none is found in the attempts and time."""
-    from models.catalog import load_catalog
-    from models.rulesets import get_ruleset
-
-    from .puzzle import generate
-
     if pillars > rows * cols - 2 * machine_count:
         raise click.UsageError(f"--pillars {pillars} leaves a {rows} x {cols} board no room for {machine_count} "
                                "machines")
@@ -163,8 +168,6 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
                   out_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Find the puzzle's best factory, then prove whether it is the only one (another as good is drawn).
     Exit 1 when no layout is found."""
-    from .puzzle import another_as_good, runner_up
-
     question = load_puzzle(puzzle_path, catalog_path)
     result = _best(question, puzzle_path, time_limit, workers, seed)
     asked = None
@@ -193,9 +196,6 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
 
 def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers: int, seed: int):
     """The puzzle's best layout by `solve`'s search, with its progress lines; exit 1 when there is none."""
-    from .command import ProgressLines, _dim
-    from .static import solve_static
-
     _err.print(f"solving {puzzle_path}: {_question(question)}")
     with ProgressLines(_dim) as progress:
         result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
@@ -220,10 +220,6 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
     """Make a hand-made puzzle's best factory the only one: solve it, then add pillars where other layouts as
     good stand and the best does not, until no other is as good (proved). Exit 1 when that fails (the best
     not proved, or a layout as good on the best's own cells), with the layout that stands in the way drawn."""
-    import random
-
-    from .puzzle import carve, most_pillars
-
     question = load_puzzle(puzzle_path, catalog_path)
     result = _best(question, puzzle_path, time_limit, workers, seed)
     if result.status != "OPTIMAL":
@@ -257,7 +253,8 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
 
     print_layout(_out, result.layout)
     bound = "" if result.status == "OPTIMAL" else f", bound {result.bound:.0f}"
-    _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s): "
+    stopped = ", interrupted" if result.interrupted else ""
+    _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s{stopped}): "
                f"{_uniqueness_words(result.status, None if asked is None else asked.verdict == 'unique')}")
     if asked is not None and asked.other is not None:
         _out.print(f"another layout scoring {result.objective} ({asked.seconds:.1f}s): the puzzle has more than one "

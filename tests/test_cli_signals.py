@@ -104,3 +104,25 @@ def test_cp_sat_loads_only_for_the_command_that_needs_it():
             "assert 'solve' in cli.main.list_commands(ctx) and cli.main.get_command(ctx, 'solve') is not None\n"
             "assert 'ortools.sat.python.cp_model' in sys.modules and signal.getsignal(signal.SIGINT) is before\n")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=60)
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stop_while_a_command_loads_leaves_once_its_imports_are_done(signum, code):
+    """QA: Ctrl-C raised inside CP-SAT's or pandas's compiled start-up became "ImportError: initialization failed"
+    and a traceback; the stop is now kept until the command's imports end, then the command leaves quietly."""
+    script = ("import importlib, os, signal, sys, click, cli\n"
+              "real = importlib.import_module\n"
+              "def stopped_midway(name, *rest):\n"
+              f"    os.kill(os.getpid(), {int(signum)})\n"
+              "    return real(name, *rest)\n"
+              "importlib.import_module = stopped_midway\n"
+              "ctx = click.Context(cli.main)\n"
+              "try:\n"
+              "    cli.main.get_command(ctx, 'puzzle')\n"
+              "except SystemExit as leaving:\n"
+              "    assert 'solver.puzzle_command' in sys.modules\n"
+              "    sys.exit(leaving.code)\n"
+              "sys.exit(99)\n")
+    finished = subprocess.run([sys.executable, "-c", script], cwd=ROOT, timeout=60, capture_output=True, text=True)
+    assert finished.returncode == code and "Traceback" not in finished.stderr
+
