@@ -34,6 +34,7 @@ from models.errors import DocumentError
 from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
 from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, silence_stdout
 from models.render.tables import machine_table, violation_table
+from models.stopping import held_stops
 from models.wording import counted
 
 console = Terminal()
@@ -52,10 +53,6 @@ class Terminated(KeyboardInterrupt):
 
 def _terminated(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
     raise Terminated
-
-
-def _interrupted(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    raise KeyboardInterrupt
 
 
 def document_options(json_help: str):
@@ -105,18 +102,8 @@ class FactoryfunGroup(CheckedGroup):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name in self.LAZY and cmd_name not in self.commands:
             module, name = self.LAZY[cmd_name]
-            caught: list[int] = []
-            interrupt, terminate = (signal.signal(signal.SIGINT, lambda signum, _: caught.append(signum)),
-                                    signal.signal(signal.SIGTERM, lambda signum, _: caught.append(signum)))
-            try:   # (its imports take a second too: Ctrl-C there leaves quietly, as during cli's own, but once
-                # they are done: raised inside CP-SAT's or pandas's compiled start-up, the exit became "ImportError:
-                # initialization failed" and a traceback, QA)
+            with held_stops():   # (its imports take a second too: Ctrl-C there leaves quietly, as in cli's own)
                 self.add_command(getattr(importlib.import_module(module), name), cmd_name)
-            finally:
-                signal.signal(signal.SIGINT, interrupt)
-                signal.signal(signal.SIGTERM, terminate)
-            if caught:
-                raise SystemExit(128 + caught[0])
         return super().get_command(ctx, cmd_name)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
@@ -591,11 +578,7 @@ def _register_commands_defined_elsewhere() -> None:
 
 
 _register_commands_defined_elsewhere()
-# loaded: Ctrl-C is each command's to handle again, raising KeyboardInterrupt as Python's default handler does,
-# but through a handler of ours: with Python's own, a Ctrl-C some 0.45 s after `puzzle solve` started (its command
-# loaded, CP-SAT's first solve not begun) was now and then lost, and the command ran to its end (QA; 1 of 14 random
-# times from 0.3 to 0.7 s; with this handler none of 30)
-signal.signal(signal.SIGINT, _interrupted if _SIGINT_BEFORE is signal.default_int_handler else _SIGINT_BEFORE)
+signal.signal(signal.SIGINT, _SIGINT_BEFORE)   # loaded: Ctrl-C is each command's to handle again (as it was)
 # and SIGTERM stops a command as Ctrl-C does (solve, plan and analyze take it over while they search), unless
 # the process was started with it ignored
 signal.signal(signal.SIGTERM, _terminated if _SIGTERM_BEFORE == signal.SIG_DFL else _SIGTERM_BEFORE)

@@ -25,8 +25,8 @@ from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
 
-# CP-SAT and the solver load with this module, while cli.py's start-up handler answers Ctrl-C: loaded later, inside
-# a command, a Ctrl-C 0.4-0.7 s after start was lost in their imports and the command ran to its end (QA)
+# CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
+# loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
 from .command import ProgressLines, _dim
 from .puzzle import another_as_good, carve, generate, most_pillars, runner_up
 from .static import solve_static

@@ -19,6 +19,7 @@ from models.jsonio import json_text, write_text
 from models.robofacture.check import Verdict, check
 from models.robofacture.puzzle import MAX_SIDE, Puzzle, load_puzzle
 from models.robofacture.render import caption, svg_picture, terminal_picture
+from models.stopping import held_stops
 from models.robofacture.shipping import Shipment, best_shipment, shipments
 from models.terminal import Terminal
 
@@ -136,8 +137,9 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
                   out_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Place the unplaced parts (the placed ones stay) for the best shipment: most points, then most RG, then
     fewest parts. Progress on stderr; Ctrl-C stops with the best placement found so far."""
-    from .command import ProgressLines
-    from .robofacture import PlacedPartsIllegal, solve_parts
+    with held_stops():
+        from .command import ProgressLines
+        from .robofacture import PlacedPartsIllegal, solve_parts
 
     puzzle = load_puzzle(puzzle_path)
     progress = ProgressLines(lambda line: _err.print(f"[dim]{line}[/]"), nothing="placement")
@@ -186,7 +188,8 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
                     svg_path: str | None) -> None:
     """Score a player's filled space against the best any placement of the same parts could ship (every part
     at hand free, the premarked cells as printed). Exit 1 when the player's space breaks a rule."""
-    from .robofacture import solve_parts
+    with held_stops():
+        from .robofacture import solve_parts
 
     puzzle = load_puzzle(puzzle_path)
     verdict = check(puzzle)
@@ -235,7 +238,8 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
                      svg_path: str | None) -> None:
     """Draw puzzles until one has a provably unique best answer (CP-SAT proves the answer optimal and every
     other filling worse), and write it. Exit 1 when none is found within the attempts and the time."""
-    from .robofacture_generate import MIN_PLACED, generate
+    with held_stops():
+        from .robofacture_generate import MIN_PLACED, generate
 
     if parts + monominoes < MIN_PLACED:
         raise click.UsageError(f"--parts and --monominoes give {parts + monominoes} part(s); a puzzle's answer places "

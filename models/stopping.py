@@ -1,0 +1,29 @@
+"""Ctrl-C and SIGTERM while modules load: held until they are loaded, then the command leaves (130, 143).
+
+Raised inside CP-SAT's or pandas's compiled start-up, the stop turned into "ImportError: initialization failed"
+and a traceback (QA, 2026-12-06: `puzzle solve` stopped 0.4 s after start; the SystemExit of cli.py's start-up
+handler, raised inside the import). Commands that load the solver when they run (cli.py's LAZY commands,
+Robofacture's solving commands) load it inside `held_stops`.
+"""
+from __future__ import annotations
+
+import signal
+from contextlib import contextmanager
+from typing import Iterator
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def held_stops() -> Iterator[None]:
+    """Keep a stop signal that comes inside the block; at its end, leave with 128 + the signal (as a shell
+    reports a process it stopped), or go on if none came."""
+    caught: list[int] = []
+    previous = {number: signal.signal(number, lambda signum, _: caught.append(signum)) for number in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    if caught:
+        raise SystemExit(128 + caught[0])
