@@ -59,6 +59,10 @@ class FactoryPuzzle:
 def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = None) -> FactoryPuzzle:
     if isinstance(document, dict) and document.get("ruleset") == "robofacture":
         raise DocumentError(source, "ruleset", "a Robofacture parts puzzle; `factoryfun robofacture solve` reads it")
+    if isinstance(document, dict) and "board" in document and "boards" not in document:   # (QA: "board: unknown key")
+        what = "a game" if "rounds" in document else "a layout"
+        raise DocumentError(source, "board", f"{what} document, not a puzzle file (a boards file with a puzzle "
+                            "block); an answer goes second: `factoryfun puzzle check PUZZLE ANSWER`")
     require_keys(source, "", document, {"ruleset", "boards", "puzzle"}, {"source"})
     expect(source, "ruleset", document["ruleset"], str, "a ruleset id")
     try:

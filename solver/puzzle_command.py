@@ -319,11 +319,11 @@ def check_command(puzzle_path: str, answer_path: str, catalog_path: str | None, 
 def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], share: float | None,
              solved: bool) -> str:
     score = judged.score.total
-    if not judged.legal:
-        count = len(judged.violations)
-        return f"illegal: {count} rule{'s' * (count != 1)} broken"
-    if wrong:
-        return "not an answer: " + "; ".join(wrong)
+    count = len(judged.violations)
+    faults = ([f"illegal: {count} rule{'s' * (count != 1)} broken"] if count else []) + (
+        ["not an answer: " + "; ".join(wrong)] if wrong else [])
+    if faults:   # (QA: an illegal answer that also left a machine out named only the rules)
+        return "; ".join(faults)
     if solved:
         return (f"solved: {score}, the best" + (", and the only layout that scores it" if question.unique else ""))
     if question.best is None:

@@ -367,6 +367,13 @@ def test_check_rejects_an_answer_that_leaves_a_machine_out(tmp_path):
     report = json.loads(result.stdout)
     assert result.exit_code == 1 and report["solved"] is False
     assert any("leaves out FF31" in line for line in report["puzzle_violations"])
+    shown = run("puzzle", "check", UNIQUE, path)   # illegal too (ports left open): both said (QA)
+    assert "illegal:" in shown.stdout and "not an answer: leaves out FF31" in shown.stdout
+
+
+@pytest.mark.parametrize("document", [ANSWER, INSTANCES / "examples" / "rulebook-game.json"])
+def test_a_layout_or_game_given_as_the_puzzle_is_named_as_such(document):
+    one_line_error(["puzzle", "check", str(document), str(ANSWER)], str(document), "not a puzzle file")
 
 
 def test_check_rejects_an_answer_playing_with_the_diagonal_tile(tmp_path):
