@@ -1,8 +1,8 @@
-"""`factoryfun puzzle`: Factory Fun puzzles with a provably unique best factory (generate, solve, check), thin
-over models/puzzle.py and solver/puzzle.py.
+"""`factoryfun puzzle`: Factory Fun puzzles with a provably unique best factory (generate, carve, solve, check),
+thin over models/puzzle.py and solver/puzzle.py.
 
-Loaded when named (cli.py's LAZY), like `solve`, with CP-SAT and the solver (see the imports). Exit codes follow `check` and `solve`: 0 answered / legal,
-1 no answer / illegal or not the puzzle's machines, 2 unreadable input.
+Loaded when named (cli.py's LAZY), like `solve`, with CP-SAT and the solver (see the imports). Exit codes follow
+`check` and `solve`: 0 answered / legal, 1 no answer / illegal or not the puzzle's machines, 2 unreadable input.
 """
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
     if result.status == "OPTIMAL" and not result.interrupted and time_left(time_limit) > 0:
         asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
                                 result.layout, result.objective, time_left(time_limit), workers, seed)
-    unique = None if asked is None else {"unique": True, "another": False}.get(asked.verdict)
+    unique = _settled(asked)
     second = None
     if unique and time_left(time_limit) > 0:
         second = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
@@ -242,6 +242,11 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
              f"({' '.join(str(list(c)) for c in added) or 'none needed'})", out_path, answer_path, svg_path)
 
 
+def _settled(asked) -> bool | None:
+    """Whether the answer is the only best: True, False (another is as good), None (not asked, or not settled)."""
+    return None if asked is None else {"unique": True, "another": False}.get(asked.verdict)
+
+
 def _uniqueness_words(status: str, unique: bool | None) -> str:
     if status != "OPTIMAL":
         return f"{status}: not proved the best"
@@ -255,7 +260,7 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
     bound = "" if result.status == "OPTIMAL" else f", bound {result.bound:.0f}"
     stopped = ", interrupted" if result.interrupted else ""
     _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s{stopped}): "
-               f"{_uniqueness_words(result.status, None if asked is None else asked.verdict == 'unique')}")
+               f"{_uniqueness_words(result.status, _settled(asked))}")
     if asked is not None and asked.other is not None:
         _out.print(f"another layout scoring {result.objective} ({asked.seconds:.1f}s): the puzzle has more than one "
                    "answer")

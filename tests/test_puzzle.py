@@ -301,6 +301,19 @@ def test_solve_shows_another_answer_as_good_on_an_open_board():
     assert "another is as good" in result.stdout and "the puzzle has more than one answer" in result.stdout
 
 
+def test_solve_says_not_settled_when_the_uniqueness_question_runs_out_of_time(monkeypatch):
+    """Review: a question left unsettled was reported "another is as good"."""
+    import solver.puzzle_command as command
+    from solver.puzzle import Uniqueness
+
+    monkeypatch.setattr(command, "another_as_good", lambda *args, **kw: Uniqueness("unknown", None, 1.0))
+    result = run("puzzle", "solve", UNIQUE, "--workers", "1", "--json")
+    assert json.loads(result.stdout)["result"]["unique"] is None
+    shown = run("puzzle", "solve", UNIQUE, "--workers", "1")
+    assert "not proved the only one" in shown.stdout and "another is as good" not in shown.stdout
+    assert "was not settled" in shown.stdout
+
+
 def test_solve_says_when_the_puzzles_claimed_best_is_not_what_it_proves(tmp_path):
     document = read_json(UNIQUE)
     document["puzzle"]["best"] = 23
