@@ -10,7 +10,6 @@ answer is the only best and the checker scores it at the best.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import click
 import pandas as pd
@@ -20,7 +19,7 @@ from models.check import check_layout
 from models.rulesets import get_ruleset
 
 from .puzzle import another_as_good, generate
-from .reports import write_report
+from .reports import write_results
 
 #: (label, ruleset, rows, cols, machines, first pillars)
 KINDS = (("5x5 m2", "factory-fun", 5, 5, 2, 2), ("5x5 m3", "factory-fun", 5, 5, 3, 2),
@@ -85,13 +84,10 @@ def main(time_limit: float, workers: int, seeds: tuple[int, ...], name: str, out
             click.echo(f"{kind[0]} seed {seed}: {'found' if rows[-1]['found'] else 'none'} in "
                        f"{rows[-1]['seconds']} s", err=True)
     frame = pd.DataFrame(rows)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out / f"{name}.csv", index=False)
     command = (f"python -m solver.benchmark_puzzle --time-limit {time_limit:g} --workers {workers} "
                + " ".join(f"--seeds {s}" for s in seeds))
-    write_report(out / f"{name}.md", summary(frame, command))
-    click.echo(f"wrote {out / name}.csv and .md", err=True)
+    written = write_results(out_dir, name, frame, summary(frame, command))
+    click.echo(f"wrote {written}.csv and .md", err=True)
 
 
 if __name__ == "__main__":

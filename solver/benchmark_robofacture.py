@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 
 import click
 import pandas as pd
 
-from .reports import write_report
+from .reports import write_results
 from .robofacture import solve_parts
 from .robofacture_generate import draw
 
@@ -70,13 +69,10 @@ def main(time_limit: float, workers: int, seeds: tuple[int, ...], runs: int, uni
                 click.echo(f"{rows[-1]['instance']} run {run}: {rows[-1]['status']} {rows[-1]['score']} "
                            f"(bound {rows[-1]['bound']}) in {rows[-1]['seconds']} s", err=True)
     frame = pd.DataFrame(rows)
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out / f"{name}.csv", index=False)
     command = (f"python -m solver.benchmark_robofacture --time-limit {time_limit:g} --workers {workers} "
                + " ".join(f"--seeds {s}" for s in seeds) + f" --runs {runs}" + " --unique" * unique)
-    write_report(out / f"{name}.md", summary(frame, command))
-    click.echo(f"wrote {out / name}.csv and .md", err=True)
+    written = write_results(out_dir, name, frame, summary(frame, command))
+    click.echo(f"wrote {written}.csv and .md", err=True)
 
 
 if __name__ == "__main__":

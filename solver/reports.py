@@ -10,6 +10,16 @@ STATUS_START = "<!-- status: kept under the title when the table is regenerated 
 STATUS_END = "<!-- /status -->"
 
 
+def write_results(out_dir: str | Path, name: str, frame, report: str) -> Path:
+    """OUT_DIR/NAME.csv (a benchmark's rows, a pandas frame) and OUT_DIR/NAME.md (its report, notes kept);
+    returns OUT_DIR/NAME."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(out / f"{name}.csv", index=False)
+    write_report(out / f"{name}.md", report)
+    return out / name
+
+
 def write_report(path: Path, generated: str) -> None:
     """Write `generated`, then the marker and whatever followed the marker in the old file.
 

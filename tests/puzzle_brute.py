@@ -80,8 +80,9 @@ def legal_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tu
         free = sorted(board.cells - machine_cells)
         index = {cell: i for i, cell in enumerate(free)}
 
-        def accepts(cell: Cell, side: str, assigned: dict) -> bool | None:
-            """Whether `cell` takes an opening across `side` (None: not decided yet)."""
+        def faces(cell: Cell, side: str, assigned: dict, tank_takes: bool) -> bool | None:
+            """Whether `cell` has an opening across `side` (None: not decided yet): a port or pipe end, or with
+            `tank_takes` a tank too (it takes whatever faces it, and presents nothing itself)."""
             if cell not in board.cells:
                 return False
             if cell in machine_cells:
@@ -89,17 +90,13 @@ def legal_layouts(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tu
             if cell not in assigned:
                 return None
             option = assigned[cell]
-            return option.tank or side in option.ends
+            return (tank_takes and option.tank) or side in option.ends
+
+        def accepts(cell: Cell, side: str, assigned: dict) -> bool | None:
+            return faces(cell, side, assigned, True)
 
         def opens(cell: Cell, side: str, assigned: dict) -> bool | None:
-            """Whether `cell` presents an opening across `side` (ports and pipe ends; a tank does not)."""
-            if cell not in board.cells:
-                return False
-            if cell in machine_cells:
-                return (cell, side) in ports
-            if cell not in assigned:
-                return None
-            return side in assigned[cell].ends
+            return faces(cell, side, assigned, False)
 
         if any(accepts(geometry.across(c, s), geometry.opposite(s), {}) is False for c, s in ports):
             continue   # a port against the border, a pillar or a machine's wall
