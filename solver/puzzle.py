@@ -1,10 +1,11 @@
 """Factory Fun puzzles with a provably unique best answer: the uniqueness question, and drawing puzzles.
 
 *Is this best layout the only one?* The full static model (solver/model.py, limits hard) with the score held at
-the best and this very layout forbidden (one clause over every machine placement and tile literal): INFEASIBLE
-proves no other legal layout scores as much; a solution is another layout as good, which the rule checker then
-judges like every solver answer. A layout with a stray tile scores less, so "another" is never the same factory
-with junk.
+the best and this very layout forbidden (one clause over every machine placement and tile literal): a solution is
+another layout as good, which the rule checker then judges like every solver answer; INFEASIBLE proves that no
+other layout the model holds scores as much, and the layouts it cannot hold (the answer's pipes swapped for tanks,
+`tank_for_pipe`) are then tried with the checker. A layout with a stray tile scores less, so "another" is never
+the same factory with junk. The runner-up is the same model maximised.
 
 *Generating* draws a board (rows x cols, a few pillars) and machines, solves it (`solve_static`, proved
 optimal or thrown back), then carves: while another layout is as good, a pillar goes on a cell that layout uses
