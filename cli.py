@@ -150,7 +150,8 @@ class FactoryfunGroup(CheckedGroup):
 @click.group(cls=FactoryfunGroup)
 @click.version_option(package_name="factoryfun")
 def main() -> None:
-    """factoryfun: check, score, draw and optimise Factory Fun factories (and Robofacture parts puzzles)."""
+    """factoryfun: check, score, draw and optimise Factory Fun factories, generate puzzles with one best factory (and
+    Robofacture parts puzzles)."""
 
 
 def _print_json(document: Any) -> None:
