@@ -210,19 +210,29 @@ class Context:
 def resolve_context(
     source: str, ruleset_id: Any, board_id: Any, catalog_path: str | Path | None = None, boards_path: str | Path | None = None
 ) -> Context:
-    expect(source, "ruleset", ruleset_id, str, "a ruleset id")
-    try:
-        ruleset = get_ruleset(ruleset_id)
-    except KeyError as exc:
-        raise DocumentError(source, "ruleset", str(exc.args[0])) from None
+    ruleset = document_ruleset(source, ruleset_id)
     expect(source, "board", board_id, str, "a board id")
     boards = load_boards(ruleset, boards_path)
     if board_id not in boards:
         raise DocumentError(source, "board", f"unknown board {as_json(board_id)} (known: {', '.join(boards)})"
                             f"{_where_the_board_is(ruleset, board_id, boards_path)}")
+    return Context(ruleset, boards[board_id], document_catalog(source, ruleset, catalog_path))
+
+
+def document_ruleset(source: str, ruleset_id: Any) -> Ruleset:
+    """The ruleset a document's "ruleset" names; an error naming the file and key otherwise."""
+    expect(source, "ruleset", ruleset_id, str, "a ruleset id")
+    try:
+        return get_ruleset(ruleset_id)
+    except KeyError as exc:
+        raise DocumentError(source, "ruleset", str(exc.args[0])) from None
+
+
+def document_catalog(source: str, ruleset: Ruleset, catalog_path: str | Path | None) -> Catalog:
+    """The catalogue a document of `ruleset` is read with: the user's file, or the bundled one."""
     if catalog_path is None and ruleset.catalog_file is None:   # (QA: the only error naming neither file nor key)
         raise DocumentError(source, "ruleset", f"ruleset {ruleset.id} has {NO_CATALOGUE}")
-    return Context(ruleset, boards[board_id], load_catalog(ruleset, catalog_path))
+    return load_catalog(ruleset, catalog_path)
 
 
 def _where_the_board_is(ruleset: Ruleset, board_id: str, boards_path) -> str:

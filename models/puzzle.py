@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from .board import Board, board_document, parse_boards
-from .catalog import NO_CATALOGUE, Catalog, load_catalog
+from .catalog import Catalog
 from .errors import DocumentError, as_json, expect, require_keys
 from .jsonio import read_json
-from .rulesets import Ruleset, get_ruleset
+from .layout import document_catalog, document_ruleset
+from .rulesets import Ruleset
 
 #: more machines than this make a puzzle no player solves by hand, and a uniqueness proof no one waits for
 MAX_MACHINES = 8
@@ -64,20 +65,14 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
         raise DocumentError(source, "board", f"{what} document, not a puzzle file (a boards file with a puzzle "
                             "block); an answer goes second: `factoryfun puzzle check PUZZLE ANSWER`")
     require_keys(source, "", document, {"ruleset", "boards", "puzzle"}, {"source"})
-    expect(source, "ruleset", document["ruleset"], str, "a ruleset id")
-    try:
-        ruleset = get_ruleset(document["ruleset"])
-    except KeyError as exc:
-        raise DocumentError(source, "ruleset", str(exc.args[0])) from None
+    ruleset = document_ruleset(source, document["ruleset"])
     boards = parse_boards(document, ruleset, source)
     raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"}, {"best", "unique", "runner_up"})
     board_id = raw["board"]
     if not isinstance(board_id, str) or board_id not in boards:
         raise DocumentError(source, "puzzle.board", f"unknown board {as_json(board_id)} (the file's boards: "
                             f"{', '.join(boards)})")
-    if catalog_path is None and ruleset.catalog_file is None:
-        raise DocumentError(source, "ruleset", f"ruleset {ruleset.id} has {NO_CATALOGUE}")
-    catalog = load_catalog(ruleset, catalog_path)
+    catalog = document_catalog(source, ruleset, catalog_path)
     machines = _machines(source, raw["machines"], catalog)
     best = raw.get("best")
     if best is not None:

@@ -18,7 +18,6 @@ stays the only best without it, so every pillar left is needed. Measured: result
 from __future__ import annotations
 
 import random
-import signal
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -38,7 +37,7 @@ from models.rulesets import Ruleset
 
 from .extract import layout_from_values
 from .model import StaticModel, build_static_model, layout_literals
-from .search import Interrupt, pass_on, solve_interruptibly
+from .search import pass_on, solve_interruptibly
 from .static import solve_static
 
 #: carving adds at most one pillar per PILLAR_SHARE cells of the board (beyond, the board is more pillar than floor)
@@ -59,6 +58,11 @@ class Uniqueness:
     other: Layout | None          # the other layout as good, when there is one
     seconds: float
     stop_signal: int | None = None
+
+    @property
+    def unique(self) -> bool | None:
+        """True (proved the only best), False (another is as good) or None (not settled)."""
+        return {"unique": True, "another": False}.get(self.verdict)
 
 
 def _without_answer(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
@@ -284,8 +288,7 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
         drawn = time.monotonic()
         solved = solve_static(ruleset, question.board, catalog, list(question.machines), time_limit=share * 0.6,
                               workers=workers, seed=seed)
-        if solved.interrupted:
-            pass_on(Interrupt.last_signal or signal.SIGINT)
+        pass_on(solved.stop_signal)
         if solved.status != "OPTIMAL" or solved.layout is None:
             continue
         carved = carve(rng, replace(question, best=solved.objective), solved.layout,

@@ -27,9 +27,9 @@ from models.terminal import Terminal
 
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
-from .command import ProgressLines, _dim
+from .command import ProgressLines, _dim, result_document
 from .puzzle import another_as_good, carve, generate, most_pillars, runner_up
-from .static import solve_static
+from .static import StaticResult, solve_static
 
 _out = Terminal()
 _err = Terminal(stderr=True)
@@ -141,18 +141,19 @@ def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, o
     _show_puzzle(puzzle_, _err if not out_path else _out)
     _err.print(f"{how}: the best layout scores {puzzle_.best}, and every other layout scores less (proved)")
     if answer_path:
-        _write(answer_path, json_text(_answer_document(answer, puzzle_.best, "OPTIMAL", puzzle_.best, seconds, True)))
+        proved = StaticResult("OPTIMAL", answer, puzzle_.best, puzzle_.best, 0.0, seconds, 0.0, None, None,
+                              check=check_layout(answer))
+        _write(answer_path, json_text(_answer_document(proved, True, puzzle_.runner_up)))
     if svg_path:
         _write(svg_path, _puzzle_svg(puzzle_))
 
 
-def _answer_document(layout: Layout, objective: int | None, status: str, bound: float | None, seconds: float,
-                     unique: bool | None) -> dict[str, Any]:
-    """The answer as `solve --out` writes a layout (FORMATS.md), its result saying whether it is the only one."""
-    summary = check_layout(layout).score.summary()
-    return layout.to_dict() | {"result": {"status": status, "objective": objective, "bound": bound,
-                                          "seconds": round(seconds, 3), "unique": unique,
-                                          **{k: summary[k] for k in ("income", "cost", "chain_bonus", "total")}}}
+def _answer_document(result: StaticResult, unique: bool | None, runner_up: int | None) -> dict[str, Any]:
+    """The answer as `solve --out` writes a layout (`result_document`, FORMATS.md), its result saying whether it
+    is the only best and what the runner-up scores."""
+    document = result_document(result)
+    document["result"].update(unique=unique, runner_up=runner_up)
+    return document
 
 
 @puzzle.command("solve")
@@ -174,13 +175,12 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
     if result.status == "OPTIMAL" and not result.interrupted and time_left(time_limit) > 0:
         asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
                                 result.layout, result.objective, time_left(time_limit), workers, seed)
-    unique = _settled(asked)
+    unique = None if asked is None else asked.unique
     second = None
     if unique and time_left(time_limit) > 0:
         second = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
                            time_left(time_limit), workers, seed)
-    document = _answer_document(result.layout, result.objective, result.status, result.bound, result.seconds, unique)
-    document["result"]["runner_up"] = second.score if second is not None and second.proved else None
+    document = _answer_document(result, unique, second.score if second is not None and second.proved else None)
     if as_json:
         click.echo(json_text(document), nl=False)
     else:
@@ -242,11 +242,6 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
              f"({' '.join(str(list(c)) for c in added) or 'none needed'})", out_path, answer_path, svg_path)
 
 
-def _settled(asked) -> bool | None:
-    """Whether the answer is the only best: True, False (another is as good), None (not asked, or not settled)."""
-    return None if asked is None else {"unique": True, "another": False}.get(asked.verdict)
-
-
 def _uniqueness_words(status: str, unique: bool | None) -> str:
     if status != "OPTIMAL":
         return f"{status}: not proved the best"
@@ -260,7 +255,7 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
     bound = "" if result.status == "OPTIMAL" else f", bound {result.bound:.0f}"
     stopped = ", interrupted" if result.interrupted else ""
     _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s{stopped}): "
-               f"{_uniqueness_words(result.status, _settled(asked))}")
+               f"{_uniqueness_words(result.status, None if asked is None else asked.unique)}")
     if asked is not None and asked.other is not None:
         _out.print(f"another layout scoring {result.objective} ({asked.seconds:.1f}s): the puzzle has more than one "
                    "answer")

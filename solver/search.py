@@ -149,9 +149,6 @@ class Interrupt:
     separation: up to 20 s) run through `abortable`, which ends them at once.
     """
 
-    #: the stop signal any Interrupt caught last: callers that see only "interrupted" may pass it on
-    last_signal: int | None = None
-
     def __init__(self) -> None:
         self.signum: int | None = None   # which stop signal came (a caller may pass it on: SIGTERM exits 143)
         self.solver: cp_model.CpSolver | None = None
@@ -174,7 +171,7 @@ class Interrupt:
         self._previous = {}
 
     def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
-        self.signum = Interrupt.last_signal = signum
+        self.signum = signum
         if self.solver is not None:
             self.solver.StopSearch()
         if self._abortable:

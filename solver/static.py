@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import signal
 import time
 from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
@@ -206,7 +207,11 @@ class StaticResult:
     objective_kind: str = "profit"
     check: CheckResult | None = None
     topology_bound: int | None = None
-    interrupted: bool = False
+    stop_signal: int | None = None       # the Ctrl-C or SIGTERM that stopped the solve (a generator passes it on)
+
+    @property
+    def interrupted(self) -> bool:
+        return self.stop_signal is not None
 
     @property
     def proved(self) -> bool:
@@ -326,7 +331,8 @@ def solve_static(
                                        optional=optional and objective == "profit", diagonal=diagonal,
                                        soft_limits=soft_limits), None)
     if topo is None or (built is None and modelled) or (many and picked is None):
-        return result("UNKNOWN", interrupted=True, explanation="no legal layout found before the interrupt")
+        return result("UNKNOWN", stop_signal=starting.signum or signal.SIGINT,
+                      explanation="no legal layout found before the interrupt")
     exact = True   # the model holds every legal layout of the solve (see fix_to_layout)
     if fixed is not None and built is not None:
         try:
@@ -344,10 +350,10 @@ def solve_static(
                          _phases(ruleset, ids, objective, optional, time_limit, hint, fixed, greedy))
         track, relaxed = solving.search() if built is not None else (solving.walks_alone(), topo.value)
         if track is None:
-            return result("INFEASIBLE", build_seconds=build_seconds, interrupted=interrupt.flag,
+            return result("INFEASIBLE", build_seconds=build_seconds, stop_signal=interrupt.signum,
                           explanation=_explain_infeasible(ruleset, board, catalog, ids, fixed, diagonal,
                                                           solving.deadline - time.monotonic()))
-        interrupted = interrupt.flag
+        stopped = interrupt.signum
 
     best, bound, status = track.best, _whole(track.bound, objective), ("OPTIMAL" if track.optimal else "UNKNOWN")
     model_seconds = _model_seconds(board, len(picked or ids))
@@ -355,9 +361,9 @@ def solve_static(
                                         "model: walks alone, with no search to prove a bound (CP-SAT joins from "
                                         f"--time-limit {math.ceil(model_seconds / MODEL_SHARE)})")
     if best is None:
-        return result("UNKNOWN", bound=bound, build_seconds=build_seconds, interrupted=interrupted,
+        return result("UNKNOWN", bound=bound, build_seconds=build_seconds, stop_signal=stopped,
                       topology_bound=relaxed,
-                      explanation="no legal layout found before the interrupt" if interrupted
+                      explanation="no legal layout found before the interrupt" if stopped is not None
                       else "no legal layout found within the time limit" + (f" ({unmodelled})" if unmodelled else ""))
     value = _objective_of(best[1], objective)
     if bound is not None and _better(value, round(bound), objective):  # (value is whole, as is any proved bound)
@@ -370,7 +376,7 @@ def solve_static(
     return result(status, layout=best[0], objective=value, bound=bound, gap=relative_gap(value, bound),
                   build_seconds=build_seconds, first_solution_seconds=track.first_seconds,
                   best_solution_seconds=track.best_seconds, check=best[1], topology_bound=relaxed,
-                  interrupted=interrupted, explanation=unmodelled if status != "OPTIMAL" else None)
+                  stop_signal=stopped, explanation=unmodelled if status != "OPTIMAL" else None)
 
 
 def _model_seconds(board: Board, machines: int) -> float:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import signal
 
 from pathlib import Path
 
@@ -262,7 +263,7 @@ def test_no_layout_means_no_svg_nor_layout_file_and_says_so(tmp_path, solves):
 
 def test_an_interrupted_solve_says_so_beside_its_status(monkeypatch):
     monkeypatch.setattr("solver.command.solve_static", lambda *a, **kw: StaticResult(
-        "UNKNOWN", None, None, None, None, 0.0, 0.0, None, None, interrupted=True))
+        "UNKNOWN", None, None, None, None, 0.0, 0.0, None, None, stop_signal=signal.SIGINT))
     result = invoke("--board", "classic-A", "--machines", "FF39")
     assert result.exit_code == NO_LAYOUT_EXIT, result.output
     assert "UNKNOWN (interrupted)" in result.stdout
