@@ -80,12 +80,14 @@ def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
 
 
 def _published_options(command):
-    """--out, --answer and --svg of the commands that make a puzzle (`_publish` writes them)."""
+    """--out, --answer, --svg and --json of the commands that make a puzzle (`_publish` writes them)."""
     for option in reversed((
             output_option("--out", "out_path", help="Write the puzzle file here (default: print it)."),
             output_option("--answer", "answer_path", help="Write its unique best layout, with the result, here."),
             output_option("--svg", "svg_path", help="Write the puzzle as SVG: the board titled with the question, "
-                          "then the machines."))):
+                          "then the machines."),
+            json_option("Print the puzzle file on standard output (as without --out), the drawings on standard "
+                        "error."))):
         command = option(command)
     return command
 
@@ -107,7 +109,7 @@ def _published_options(command):
 @_published_options
 def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols: int, machine_count: int,
                      pillars: int, attempts: int, time_limit: float, workers: int, seed: int, out_path: str | None,
-                     answer_path: str | None, svg_path: str | None) -> None:
+                     answer_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Draw boards and machines until the best factory is proved optimal and, with pillars carved where other
     layouts as good stood, the only one; write the puzzle. Exit 1 when none is found in the attempts and time."""
     if pillars > rows * cols - 2 * machine_count:
@@ -127,18 +129,19 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
                    "time or attempts, fewer machines, a smaller board, or another seed")
         sys.exit(NOT_SOLVED_EXIT)
     _publish(found.puzzle, found.answer, found.seconds, f"draw {found.attempts}, {found.seconds:.1f}s, "
-             f"{found.carved} pillar(s) carved", out_path, answer_path, svg_path)
+             f"{found.carved} pillar(s) carved", out_path, answer_path, svg_path, as_json)
 
 
 def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, out_path: str | None,
-             answer_path: str | None, svg_path: str | None) -> None:
+             answer_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """A puzzle proved to have one best layout: written (or printed), shown, its answer and picture written."""
     text = json_text(puzzle_.to_dict())
     if out_path:
         _write(out_path, text)
-    else:
+    printed = as_json or not out_path
+    if printed:
         click.echo(text, nl=False)
-    _show_puzzle(puzzle_, _err if not out_path else _out)
+    _show_puzzle(puzzle_, _err if printed else _out)
     _err.print(f"{how}: the best layout scores {puzzle_.best}, and every other layout scores less (proved)")
     if answer_path:
         proved = StaticResult("OPTIMAL", answer, puzzle_.best, puzzle_.best, 0.0, seconds, 0.0, None, None,
@@ -216,7 +219,8 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
 @seed_option(help="Seed of the search, and of the choice among the cells a pillar could take.")
 @_published_options
 def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, time_limit: float, workers: int,
-                  seed: int, out_path: str | None, svg_path: str | None, answer_path: str | None) -> None:
+                  seed: int, out_path: str | None, svg_path: str | None, answer_path: str | None,
+                  as_json: bool) -> None:
     """Make a hand-made puzzle's best factory the only one: solve it, then add pillars where other layouts as
     good stand and the best does not, until no other is as good (proved). Exit 1 when that fails (the best
     not proved, or a layout as good on the best's own cells), with the layout that stands in the way drawn."""
@@ -239,7 +243,7 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
         sys.exit(NOT_SOLVED_EXIT)
     added = sorted(carved.puzzle.board.pillars - question.board.pillars)
     _publish(carved.puzzle, carved.answer, result.seconds, f"{len(added)} pillar(s) added "
-             f"({' '.join(str(list(c)) for c in added) or 'none needed'})", out_path, answer_path, svg_path)
+             f"({' '.join(str(list(c)) for c in added) or 'none needed'})", out_path, answer_path, svg_path, as_json)
 
 
 def _uniqueness_words(status: str, unique: bool | None) -> str:

@@ -274,6 +274,12 @@ def test_generate_writes_a_puzzle_its_answer_and_a_drawing(tmp_path):
     assert all(f">{machine}<" in picture for machine in puzzle.machines)   # each tile drawn under the board
 
 
+def test_generate_json_prints_the_puzzle_file_beside_out(tmp_path):
+    out = tmp_path / "p.json"
+    result = run("puzzle", "generate", "--seed", "3", "--workers", "1", "--out", out, "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout) == read_json(out)
+
+
 def test_generate_says_so_when_nothing_is_found():
     result = run("puzzle", "generate", "--rows", "3", "--cols", "3", "--machines", "4", "--pillars", "1",
                  "--attempts", "2", "--time-limit", "5", "--workers", "1")
