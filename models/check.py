@@ -6,7 +6,7 @@ each naming its rule, cells and machines, and never stops at the first one.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import networkx as nx
@@ -253,6 +253,20 @@ def _loop_text(loop: nx.DiGraph, layout: Layout) -> str:
 def check_layout(layout: Layout) -> CheckResult:
     """Every violation of the layout rules, and the layout's static score."""
     return _Checker(layout).run()
+
+
+def closed_faults(layout: Layout) -> list[Violation]:
+    """The broken network rules of a partial layout's closed networks: those no opening of which faces a free
+    cell and which hold no tank (a tank opens to whatever reaches it), so that nothing added can ever join them.
+    Why a fixed part can never be completed (QA: a fixed ring of pipes, and a 1 feeding a 2 port to port, each
+    searched to the time limit)."""
+    checker = _Checker(layout)
+    loose = {end.node for end in checker.conn.loose_ends}
+    closed = [net for net in checker.conn.networks
+              if not (net.supplies or net.output_tanks or net.end_tanks or loose.intersection(net.nodes))]
+    checker.conn = replace(checker.conn, networks=closed)
+    checker.network_rules()
+    return checker.violations
 
 
 def dead_ends(layout: Layout) -> list[Violation]:

@@ -823,10 +823,13 @@ def infeasibility_reason(ruleset: Ruleset, board: Board, catalog: Catalog, machi
     first_inputs = min((len({p.colors for p in catalog[m].inputs}) for m in machine_ids), default=0)
     least = needed + ends + first_inputs
     if least > cells:
+        # (QA: "1 machine need 2 cells plus at least 0 end-product reservoirs and 2 supply containers")
+        tanks = [counted(n, noun) for n, noun in ((ends, "end-product reservoir"), (first_inputs, "supply container"))
+                 if n]
         return (f"too few free cells: board {board.id} has {counted(cells, 'playable cell')}, but "
-                f"{counted(len(machine_ids), 'machine')} need {counted(needed, 'cell')} plus at least "
-                f"{counted(ends, 'end-product reservoir')} and {counted(first_inputs, 'supply container')} "
-                f"({least} in all)")
+                f"{counted(len(machine_ids), 'machine')} {'needs' if len(machine_ids) == 1 else 'need'} "
+                f"{counted(needed, 'cell')}"
+                + (f" plus at least {' and '.join(tanks)} ({least} in all)" if tanks else ""))
     for m in machine_ids:
         if not machine_placements(ruleset, board, catalog[m]):
             return (f"machine {m} fits nowhere on board {board.id}: every position puts a machine cell "

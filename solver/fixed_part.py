@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from models.catalog import Catalog
-from models.check import check_layout, dead_ends
+from models.check import check_layout, closed_faults, dead_ends
 from models.layout import Layout
 from models.replay import tile_changes
 from models.stock import SupplyStock
@@ -35,6 +35,8 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
     """
     for dead in dead_ends(fixed):
         return f"{dead.message} (from cell {list(dead.cells[0])})"   # (QA: "(cell [2, 3])" read as the pillar's)
+    for fault in closed_faults(fixed):
+        return f"{fault.message} (at {fault.cells_text}), and nothing can join it: every opening of it is taken"
     for violation in check_layout(fixed).violations:
         if violation.rule in _MONOTONE_LIMITS:
             where = f" (at {violation.cells_text})" if violation.cells and violation.rule in _NETWORK_RULES else ""

@@ -778,7 +778,7 @@ class _Solve:
 
     def _cp_sat(self, track: _Track, seconds: float, stall: float | None = None) -> None:
         _search(self.built, track, self.start, seconds, self.diagonal, self.workers, self.seed, self.progress,
-                self.presolve, self.log, self.interrupt, stall=stall)
+                self.presolve, self.log, self.interrupt, stall=stall, fixed=self.fixed)
 
 
 @dataclass
@@ -834,8 +834,13 @@ class _Track:
 
 def _search(built: StaticModel, track: _Track, start: float, seconds: float, diagonal: bool, workers: int,
             seed: int, progress: Progress | None, presolve: bool, log: bool, interrupt: Interrupt,
-            stall: float | None = None) -> None:
-    """One CP-SAT run of the main model; its layout, bound and status go into `track`."""
+            stall: float | None = None, fixed: Layout | None = None) -> None:
+    """One CP-SAT run of the main model; its layout, bound and status go into `track`.
+
+    A layout of the model that loses part of `fixed` when pruned is no layout of the solve: the model let fixed
+    pipes close on themselves (or meet tanks alone), which the stray-tile rule forbids. It is not offered, and the
+    model's optimum then proves nothing; its bound still holds (QA: a fixed arc of two pipes, closed by the model
+    into a ring, gave "a legal layout scores 4, beyond the proved bound 0")."""
     if interrupt.flag or seconds <= 0.05:
         return
     if track.at_bound():
@@ -867,10 +872,13 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         outcome = replace(hard, bound=_tighter(hard.bound, outcome.bound, track.objective)
                           if hard.bound is not None else outcome.bound,
                           values=hard.values if hard.values is not None else outcome.values)
+    kept = True
     if outcome.values is not None:
         candidate = checked_layout(layout_from_values(built.vars, value_reader(outcome.values), diagonal))
-        track.offer(candidate, offset + (outcome.best_solution_seconds or 0.0))
-        if outcome.first_solution_seconds is not None:
+        kept = fixed_part_moved(candidate[0], fixed) is None
+        if kept:
+            track.offer(candidate, offset + (outcome.best_solution_seconds or 0.0))
+        if kept and outcome.first_solution_seconds is not None:
             track.first_seconds = min(track.first_seconds or float("inf"), offset + outcome.first_solution_seconds)
     if not track.model_whole:   # a pick's bound, optimum or infeasibility says nothing of the whole set
         track.model_refused = track.model_refused or outcome.status == "INFEASIBLE"
@@ -879,7 +887,7 @@ def _search(built: StaticModel, track: _Track, start: float, seconds: float, dia
         track.infeasible = True
     if outcome.bound is not None:
         track.tighten(outcome.bound)
-    if outcome.status == "OPTIMAL":
+    if outcome.status == "OPTIMAL" and kept:
         track.optimal = True
 
 

@@ -138,6 +138,10 @@ def test_too_few_free_cells_is_explained():
     assert "too few free cells" in result.explanation
     # (QA: "1 machines need 2 cells plus at least 0 end-product reservoir(s)")
     assert "2 machines need 4 cells plus at least 2 end-product reservoirs and 1 supply container" in result.explanation
+    # (QA: "1 machine need 2 cells plus at least 0 end-product reservoirs and 2 supply containers")
+    lone = solve(["FF39"], board=tiny_board(1, 1))
+    assert lone.explanation == ("too few free cells: board tiny has 1 playable cell, but 1 machine needs 2 cells plus "
+                                "at least 2 supply containers (4 in all)")
 
 
 def test_a_machine_that_fits_nowhere_is_named():
@@ -351,6 +355,14 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
     ([("FF14", (3, 2), 180)], [("output", (3, 0))], "an output reservoir in an end-product network (at [3, 0] [3, 1])"),
     ([("FF39", (5, 2), 0)], [("supply", (5, 4), "orange")],
      "supply container in the same network as a machine output (at [5, 3] [5, 4])"),
+    # (QA: a ring of pipes crashed with "a legal layout scores 4, beyond the proved bound 0"; a 1 feeding a 2 port
+    # to port was "not enough room": networks no opening of which is free keep their faults)
+    ([], [("pipe", (5, 5), "E", "S"), ("pipe", (5, 6), "W", "S"), ("pipe", (6, 5), "N", "E"), ("pipe", (6, 6), "N", "W")],
+     "pipe not connected to any machine port (at [5, 5] [5, 6] [6, 5] [6, 6]), and nothing can join it: every "
+     "opening of it is taken"),
+    ([("FF04", (1, 1), 0), ("FF29", (2, 2), 90)], [],
+     "inputs need 2 but the feeding outputs give 1 (at [1, 2] [2, 2]), and nothing can join it: every opening of "
+     "it is taken"),
 ])
 def test_a_fixed_part_that_can_never_be_kept_is_infeasible_at_once_with_its_reason(machines, tiles, reason):
     """A port facing the border, a pipe end facing the pillar, a container of a colour no machine drinks, more
@@ -358,6 +370,35 @@ def test_a_fixed_part_that_can_never_be_kept_is_infeasible_at_once_with_its_reas
     result = solve(["FF09"], fixed=make_layout(machines=machines, tiles=tiles), time_limit=30.0, workers=1)
     assert result.status == "INFEASIBLE" and result.seconds < 5.0
     assert result.explanation == f"the fixed layout cannot be kept: {reason}"
+
+
+def test_a_network_with_a_free_opening_may_still_be_mended_so_it_is_not_refused_at_once():
+    """The same 1 into 2 with a pipe between them whose splitter has a free end: a second feeder or a container may
+    join there (the fault is mendable), so the solve goes on, and what it returns is legal."""
+    fixed = make_layout(machines=[("FF04", (1, 1), 0), ("FF29", (3, 2), 90)], tiles=[("pipe", (2, 2), "N", "S", "E")])
+    assert any(v.rule == "quantity" for v in check_layout(fixed).violations)
+    result = solve(["FF09"], fixed=fixed, time_limit=3.0, workers=1)
+    assert result.status != "INFEASIBLE" or "cannot be kept" not in (result.explanation or "")
+    assert result.layout is None or check_layout(result.layout).legal
+
+
+def test_a_model_layout_that_loses_a_fixed_tile_when_pruned_is_not_offered_nor_its_optimum_believed():
+    """The model lets pipes close on themselves (they only cost); a fixed arc it closes into a ring is pruned
+    away, so that layout breaks the stray-tile rule: `_search` must neither offer it nor take the model's
+    optimum as proved, while its bound still holds (QA: an internal error)."""
+    import solver.static as static
+    from solver.model import fix_to_layout
+    from solver.search import Interrupt
+    arc = [("pipe", (5, 5), "E", "S"), ("pipe", (5, 6), "W", "S")]
+    machine = [("FF09", (4, 1), 0)]
+    ring = make_layout(machines=machine, tiles=arc + [("pipe", (6, 5), "N", "E"), ("pipe", (6, 6), "N", "W")])
+    built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, ["FF09"])
+    fix_to_layout(built, ring, complete=False)   # the model's every layout holds the ring
+    track = static._Track("profit", None, None, None)
+    with Interrupt() as interrupt:
+        static._search(built, track, time.monotonic(), 10.0, False, 1, 0, None, True, False, interrupt,
+                       fixed=make_layout(machines=machine, tiles=arc))
+    assert track.best is None and not track.optimal and track.bound is not None
 
 
 def test_a_bonus_machine_of_the_set_allows_a_second_fixed_container():
