@@ -384,6 +384,10 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
 
     game = load_game(game_path, catalog_path, boards_path)
     require_taken(game, game_path, "a played game")   # (QA: a bare sequence was scored as a game taking nothing)
+    unplayed = [str(number) for number, r in enumerate(game.rounds, 1) if not r.has_taken]
+    if unplayed:   # (QA: a half-played game's last rounds were scored without a word)
+        err_console.print(f"{'rounds' if len(unplayed) > 1 else 'round'} {', '.join(unplayed)} of {game_path} "
+                          f"{'say' if len(unplayed) > 1 else 'says'} nothing of what was taken: scored as taking nothing")
     result = replay_game(game)
     document = game.to_dict(result.to_dict())
     if as_json:
@@ -400,8 +404,7 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
         if show_final:
             _draw(result.final_layout, _violation_cells(result.final_violations))
         console.print(f"money {result.money} + chain bonus {result.chain_bonus} = [bold]final score {result.final_score}[/]")
-        if result.ladder:
-            console.print(f"solo ladder: {result.ladder} a level" if result.ladder != "stay" else "solo ladder: stay on this level")
+        _print_ladder(result)
         if result.violations:
             grouped = grouped_violations(result.violations)
             title = counted(len(grouped), "violation") + (f" ({len(result.violations)} round by round)"
@@ -491,6 +494,10 @@ def plan(sequence_path: str, time_limit: float, workers: int, seed: int, out_pat
     document = result.to_document()
     if as_json:
         _print_json(document)
+        if result.interrupted:
+            from solver.command import INTERRUPTED_NOTE
+
+            err_console.print(INTERRUPTED_NOTE.format(what="plan"))
     else:
         _plan_summary(result, show_final)
     if out_path:   # after the result is shown: a write that fails loses no minutes of search from the screen
@@ -521,6 +528,14 @@ def _plan_summary(result, show_final: bool) -> None:
                   f"{result.replay.chain_bonus}); bound {'-' if result.bound is None else result.bound}, gap {gap}, "
                   f"{result.status}"
                   + (" (interrupted)" if result.interrupted else ""))
+    _print_ladder(result.replay)   # (QA: shown by `replay`, only written by `plan`)
+
+
+def _print_ladder(replayed) -> None:
+    """Funner's solo ladder verdict under a replayed or planned game's score line."""
+    if replayed.ladder:
+        console.print(f"solo ladder: {replayed.ladder} a level" if replayed.ladder != "stay"
+                      else "solo ladder: stay on this level")
 
 
 @main.command()

@@ -174,9 +174,10 @@ class Analysis:
         """The rounds that lost most money against the plan (largest first; beyond `limit`, the others as one
         line), then the chain-bonus difference at the end when the player has less, then what the player made
         up (rounds ahead of the plan, a higher chain bonus) as negative amounts: the lines add up to the
-        difference. Nothing when no round lost money and the chain bonus is not behind (QA: a game ahead at the
-        end said "though some rounds lost money" and named none)."""
-        if not any(r.change < 0 for r in self.rounds) and self.chain_difference >= 0:
+        difference. Nothing when no round differs in money and the chain bonuses are equal (QA: a game ahead at
+        the end said "though some rounds lost money" and named none; a Funner game ahead by its last-pick tokens
+        alone listed nothing it made up)."""
+        if not any(r.change for r in self.rounds) and self.chain_difference == 0:
             return []
         losing = sorted((r for r in self.rounds if r.change < 0), key=lambda r: (r.change, r.number))
         # one round beyond the limit is named as the others are (QA: "1 more round (5): less money than the plan")
@@ -430,6 +431,11 @@ def _round_notes(r: RoundComparison) -> Text:
     return notes
 
 
+def fell_short(shortfalls: list[Shortfall]) -> bool:
+    """Whether any line is a loss (the others are what the player made up)."""
+    return any(s.amount > 0 for s in shortfalls)
+
+
 def level_note(analysis: Analysis) -> str:
     """What the summary and the report say when no round lost money and the chain bonus is not behind."""
     return "no round lost money against the plan"
@@ -482,16 +488,17 @@ def analysis_summary(analysis: Analysis) -> Group:
     if bound:
         lines.append(Text(bound, style="dim"))
     shortfalls = analysis.shortfalls()
+    if not fell_short(shortfalls):
+        lines.append(Text(level_note(analysis), style="green"))
     if shortfalls:
-        lines.append(Text("where it fell short:", style="bold"))
+        if fell_short(shortfalls):
+            lines.append(Text("where it fell short:", style="bold"))
         width = max(len(s.signed) for s in shortfalls)
         for s in shortfalls:
             line = Text("  ")
             line.append(s.signed.rjust(width), style="bold red" if s.amount > 0 else "bold green")
             line.append(f"  {s.text}")
             lines.append(line)
-    else:
-        lines.append(Text(level_note(analysis), style="green"))
     for rounds, violation in grouped_violations(analysis.played_violations):
         at = f" at {violation.cells_text}" if violation.cells else ""
         lines.append(Text(f"round {rounds}: {violation.rule}: {violation.message}{at}", style="bold red"))

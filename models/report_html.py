@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .analysis import (Analysis, GameRound, RoundComparison, bound_text, illegal_lead, level_note, money_moves, share_text,
+from .analysis import (Analysis, GameRound, RoundComparison, bound_text, fell_short, illegal_lead, level_note, money_moves, share_text,
                        signed, unbuilt)
 from .render import layout_svg
 from .render.svg import legend_svg
@@ -152,12 +152,11 @@ def _header(a: Analysis) -> str:
 
 def _shortfalls(a: Analysis) -> str:
     items = a.shortfalls()
-    if not items:
-        said = level_note(a)
-        return f'<h2>Where it fell short</h2><p class="gain">{said[0].upper()}{said[1:]}.</p>'
+    said = level_note(a)
+    note = "" if fell_short(items) else f'<p class="gain">{said[0].upper()}{said[1:]}.</p>'
     lis = "".join(f'<li><span class="{"loss" if s.amount > 0 else "gain"}">'
                   f'{escape(s.signed).replace("-", "&minus;")}</span> &nbsp;{escape(s.text)}</li>' for s in items)
-    return f'<h2>Where it fell short</h2><ul class="short">{lis}</ul>'
+    return f'<h2>Where it fell short</h2>{note}' + (f'<ul class="short">{lis}</ul>' if items else "")
 
 
 def _violations(a: Analysis) -> str:

@@ -173,6 +173,10 @@ def _with_fixed(ids: list[str], fixed: Layout | None) -> tuple[list[str], list[s
     return ids + added, added
 
 
+#: what `--json` adds on standard error when Ctrl-C (or SIGTERM) stopped the search: the document says it too
+INTERRUPTED_NOTE = "interrupted: the {what} is the best found so far"
+
+
 def result_document(result: StaticResult) -> dict[str, Any]:
     """The layout document (FORMATS.md) with its "result" block."""
     doc: dict[str, Any] = result.layout.to_dict() if result.layout is not None else {}
@@ -186,6 +190,8 @@ def result_document(result: StaticResult) -> dict[str, Any]:
     }
     if result.explanation:
         doc["result"]["explanation"] = result.explanation
+    if result.interrupted:   # (QA: a document from a stopped search read like one that ran to its limit)
+        doc["result"]["interrupted"] = True
     return doc
 
 
@@ -348,6 +354,8 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     document = result_document(result)
     if as_json:
         click.echo(json_text(document), nl=False)
+        if result.interrupted:
+            _err.print(INTERRUPTED_NOTE.format(what="layout"))
     else:
         _out.print(_summary(result, placed))
         if result.layout is not None:

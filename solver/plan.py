@@ -94,6 +94,8 @@ class PlanResult:
         result = self.replay.to_dict()
         result.update({"bound": self.bound, "status": self.status, "strategy": self.strategy,
                        "gap": None if self.gap is None else round(self.gap, 4), "seconds": round(self.seconds, 2)})
+        if self.interrupted:   # (QA: `plan --json` stopped by Ctrl-C said so nowhere)
+            result["interrupted"] = True
         return self.game.to_dict(result)
 
 

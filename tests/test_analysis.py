@@ -113,11 +113,17 @@ def test_same_game_is_the_whole_optimum() -> None:
 
 def test_a_given_plan_the_game_beats_is_no_best_plan_and_nothing_fell_short() -> None:
     """QA: `analyze --plan` with a plan of 66 beside a legal game of 71 said "best plan 66, share 107.6 %" and
-    listed where the game "fell short". Swapped, the fixture's plan is the played game and beats the other."""
+    listed where the game "fell short". Swapped, the fixture's plan is the played game and beats the other: no
+    line is a loss, and what it made up adds up to its lead (QA: a Funner game ahead by its last-pick tokens
+    alone listed nothing)."""
+    from models.analysis import fell_short
+
     played, best = documents()
     swapped = analyse(best, played)
     assert swapped.score_gap > 0 and not swapped.played_violations
-    assert swapped.plan_label == "given plan (beaten)" and swapped.shortfalls() == []
+    assert swapped.plan_label == "given plan (beaten)" and not fell_short(swapped.shortfalls())
+    assert sum(s.amount for s in swapped.shortfalls()) == -swapped.score_gap
+    assert "no round lost money against the plan" in render_terminal(swapped)
     assert analyse(played, best).plan_label != "given plan (beaten)"
 
 
@@ -322,7 +328,8 @@ def test_a_game_ahead_at_the_end_still_names_the_rounds_it_lost() -> None:
     lines = _shortfall_lines(((1, 5), (2, -4)), 1)
     assert lines == [(2, 4, "round 2: build cost 9 against 5"), (None, -5, "made up in round 1: more money than the plan")]
     assert sum(amount for _, amount, _ in lines) == -1
-    assert _shortfall_lines(((1, 5), (2, 0)), 5) == []
+    assert _shortfall_lines(((1, 5), (2, 0)), 5) == [(None, -5, "made up in round 1: more money than the plan")]
+    assert _shortfall_lines(((1, 0), (2, 0)), 0) == []
 
 
 def test_a_plan_files_own_result_is_shown_as_its_claim_and_dropped_when_a_legal_game_beats_it() -> None:

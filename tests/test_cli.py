@@ -265,6 +265,35 @@ def test_replay_needs_a_played_game_not_a_sequence(tmp_path):
     assert f"{sequence}: rounds: not a played game: no round says what was taken" in result.output
 
 
+def test_replay_says_which_rounds_say_nothing_of_what_was_taken(tmp_path):
+    """QA: a half-played game's last rounds (`offered` only) were scored as taking nothing without a word."""
+    game = json.loads(Path(GAME).read_text())
+    game["rounds"].append({"offered": ["FF03"]})
+    half = tmp_path / "half.json"
+    half.write_text(json.dumps(game))
+    result = run("replay", str(half), "--no-show")
+    said = " ".join(result.output.split())   # (the terminal wraps the line)
+    assert f"round {len(game['rounds'])} of {half} says nothing of what was taken: scored as taking nothing" in said
+    assert "says nothing" not in run("replay", GAME, "--no-show").output
+
+
+def test_a_stopped_solve_says_so_in_its_document():
+    """QA: a `--json` document from a solve Ctrl-C stopped read like one that ran to its limit."""
+    from dataclasses import replace
+
+    from solver.command import result_document
+    from solver.static import solve_static
+    from models.board import load_boards
+    from models.catalog import load_catalog
+    from models.rulesets import get_ruleset
+
+    ruleset = get_ruleset("factory-fun")
+    done = solve_static(ruleset, load_boards(ruleset)["classic-A"], load_catalog(ruleset), ["FF09"], time_limit=5,
+                        workers=1)
+    assert "interrupted" not in result_document(done)["result"]
+    assert result_document(replace(done, stop_signal=2))["result"]["interrupted"] is True
+
+
 def test_score_names_the_board_side_of_a_turned_machines_chained_input():
     """QA: `score` named only the printed side ("FF29 W") of a turned machine, where `check` names both."""
     assert "chain: FF08 W (orange 2)" in run("score", ROUND2).stdout   # unturned: the printed side only

@@ -1,6 +1,7 @@
 """SIGTERM (`kill`, `timeout`) stops any command as Ctrl-C does: one line, no traceback, a shell's exit code."""
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -54,6 +55,25 @@ def test_a_plan_stopped_while_bounding_exits_cleanly(tmp_path, signum):
     out, err = running.communicate(timeout=30)
     assert running.returncode == 0, err
     assert "terminate called" not in err and "(interrupted)" in out
+
+
+def test_a_stopped_plan_in_json_says_so_in_the_document_and_on_standard_error(tmp_path):
+    """QA: `plan --json` stopped by Ctrl-C wrote a document like one that ran to its limit, and said nothing."""
+    sequence = tmp_path / "s.json"
+    subprocess.run([*FACTORYFUN, "sequence", "random", "--seed", "3",
+                    "--solo", "--out", str(sequence)], cwd=ROOT, check=True, capture_output=True)
+    running = subprocess.Popen([*FACTORYFUN, "plan", str(sequence), "--json",
+                                "--time-limit", "120", "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    for line in running.stderr:
+        if "bounding the final score" in line:
+            break
+    time.sleep(3.0)
+    running.send_signal(signal.SIGINT)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 0, err
+    assert json.loads(out)["result"]["interrupted"] is True
+    assert "interrupted: the plan is the best found so far" in err
 
 
 def test_an_analysis_stopped_while_planning_says_so(tmp_path):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import copy
+import io
 from pathlib import Path
 
 import pytest
@@ -280,6 +281,21 @@ def test_the_ladder_judges_only_a_whole_legal_solo_game():
     illegal = replay(funner_game([{"offered": ["FN01"], "taken": "FN01", "layout": unconnected}] + rounds[1:]),
                      catalog=None)
     assert not illegal.legal and illegal.ladder is None
+
+
+def test_plan_shows_the_ladder_as_replay_does(monkeypatch):
+    """QA: `plan` wrote "ladder": "down" into its document but never showed it."""
+    from types import SimpleNamespace
+
+    import cli
+    from rich.console import Console
+
+    shown = Console(file=io.StringIO(), width=200)
+    monkeypatch.setattr(cli, "console", shown)
+    replayed = replay(funner_game([{"offered": [f"FN{k:02d}"]} for k in range(1, 9)]), catalog=None)
+    cli._plan_summary(SimpleNamespace(replay=replayed, final_score=replayed.final_score, gap=None, bound=None,
+                                      status="FEASIBLE", interrupted=False), False)
+    assert "solo ladder: down a level" in shown.file.getvalue()
 
 
 def test_the_tokens_are_named_apart_from_the_build_and_the_income():
