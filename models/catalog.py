@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import DocumentError, as_json, expect, expect_int_in, expect_plain_id, require_keys
-from .jsonio import read_json
+from .jsonio import read_json, refuse_play_document
 from .paths import MACHINES_DIR
 from .rulesets import Ruleset
 
@@ -108,6 +108,7 @@ def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
 
 
 def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
+    refuse_play_document(source, document, "a machine catalogue")
     require_keys(source, "", document, {"ruleset", "machines"}, {"source"})
     assert isinstance(document, dict)
     if document["ruleset"] != ruleset.id:

@@ -97,3 +97,14 @@ def json_text(document: Any) -> str:
 
 def write_json(path: str | Path, document: Any) -> None:
     write_text(path, json_text(document))
+
+
+def refuse_play_document(source: str, document: Any, wanted: str) -> None:
+    """A layout or a game document given where `wanted` (a machine catalogue, a boards file) belongs: named so
+    (QA: a plan passed as --catalog said "board: unknown key")."""
+    if not isinstance(document, dict) or "board" not in document:
+        return
+    if "rounds" in document:
+        raise DocumentError(source, "rounds", f"a game document (rounds), not {wanted}")
+    if "machines" in document or "tiles" in document:
+        raise DocumentError(source, "board", f"a layout (a board's machines and tiles), not {wanted}")

@@ -6,15 +6,18 @@ unknown machine ids and bad rotations are DocumentErrors naming file, key and ce
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from builders import FF29_OK, layout_dict, make_layout
+from models.catalog import load_catalog
 from models.errors import DocumentError
 from models.game import load_game
 from models.layout import load_layout, parse_layout
 from models.networks import connect
+from models.rulesets import get_ruleset
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "instances" / "examples"
 
@@ -314,3 +317,18 @@ def test_a_catalogue_or_boards_file_read_as_a_layout_is_named_as_such(path, said
         load_layout(INSTANCES / path)
     with pytest.raises(DocumentError, match=said.replace("not a layout", "not a game document")):   # (replay)
         load_game(INSTANCES / path)
+
+
+@pytest.mark.parametrize("example, said", [("rulebook-game.json", "rounds: a game document (rounds), not {wanted}"),
+                                           ("legal-crossing.json", "board: a layout (a board's machines and tiles), "
+                                                                   "not {wanted}")])
+def test_a_layout_or_game_read_as_a_catalogue_or_boards_file_is_named_as_such(example, said):
+    """QA: a plan passed as --catalog (or --boards) said "board: unknown key"."""
+    from models.board import load_boards
+    from models.paths import EXAMPLES_DIR
+
+    ruleset = get_ruleset("factory-fun")
+    with pytest.raises(DocumentError, match=re.escape(said.format(wanted="a machine catalogue"))):
+        load_catalog(ruleset, EXAMPLES_DIR / example)
+    with pytest.raises(DocumentError, match=re.escape(said.format(wanted="a boards file"))):
+        load_boards(ruleset, EXAMPLES_DIR / example)
