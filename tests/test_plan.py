@@ -87,6 +87,20 @@ def test_an_illegal_known_game_is_said_and_passed_over(monkeypatch):
     assert any(line.startswith("the given game is illegal (round 2: ") for line in said), said
 
 
+def test_an_exact_plan_below_the_search_is_said_to_leave_the_search_standing(monkeypatch):
+    """QA: "exact plan: final score 16" came after the search's 18 (the answer, rightly) and read as the answer."""
+    import solver.plan as plan_module
+    from solver.staged import StagedOutcome
+
+    game = sequence(["FF35", "FF52", "FF23"], ["FF22", "FF37", "FF30"])   # search 18, bound 19
+    monkeypatch.setattr(plan_module, "solve_staged", lambda game, *a, **kw: StagedOutcome(
+        [r.planned(None, None) for r in game.rounds], None, "FEASIBLE"))   # taking nothing: 2
+    said: list[str] = []
+    result = plan_game(game, time_limit=8, workers=1, seed=1, report=said.append)
+    assert result.final_score > 2 and result.strategy == "search"
+    assert f"exact plan: final score 2 (the search plan's {result.final_score} stands)" in said
+
+
 def test_the_bound_is_never_below_the_plan():
     result = plan_game(sequence(["FF39"], ["FF08"]), time_limit=20, seed=1)
     assert result.replay.legal
