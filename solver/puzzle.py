@@ -35,7 +35,7 @@ from models.layout import Layout, Tile
 from models.puzzle import FactoryPuzzle
 from models.rulesets import Ruleset
 
-from .extract import layout_from_values
+from .extract import layout_from_values, prune
 from .model import StaticModel, build_static_model, layout_literals
 from .search import pass_on, solve_interruptibly
 from .static import solve_static
@@ -143,14 +143,33 @@ def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[
     one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea)."""
     start = time.monotonic()
     built = _without_answer(ruleset, board, catalog, machines, answer)
-    solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
-                                                workers, seed)
-    seconds = time.monotonic() - start
-    if name not in ("OPTIMAL", "FEASIBLE"):
-        return RunnerUp(None, name == "INFEASIBLE" and stopped is None, None, seconds, stopped)
+    while True:
+        solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
+                                                    workers, seed)
+        seconds = time.monotonic() - start
+        if name not in ("OPTIMAL", "FEASIBLE"):
+            return RunnerUp(None, name == "INFEASIBLE" and stopped is None, None, seconds, stopped)
+        if not _forbid_strays(built, layout_from_values(built.vars, solver.Value, False)):
+            break
     score = round(solver.ObjectiveValue())
     other = _judged_other(built, solver, score)
     return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and stopped is None, other, seconds, stopped)
+
+
+def _forbid_strays(built: StaticModel, layout: Layout) -> bool:
+    """Whether the model's `layout` has tiles in no network with a machine port, which it then forbids together.
+
+    The model lets pipes close on themselves away from every port: they only cost, so no optimum holds them,
+    but with the answer forbidden, the answer plus a ring of four pipes is "another layout" at 4 points less,
+    which the stray-tile rule forbids (QA of `--fixed`: the model closed a fixed arc into a ring). Each cut
+    forbids one such ring where it stood; the next solve may find another, or the true runner-up."""
+    kept = prune(layout).tiles
+    stray = [tile for tile in layout.tiles if tile not in kept]
+    if not stray:
+        return False
+    ones, _ = layout_literals(built.vars, layout.with_parts(machines=(), tiles=tuple(stray)))
+    built.model.AddBoolOr([literal.Not() for literal in ones])
+    return True
 
 
 def used_cells(layout: Layout) -> set[Cell]:

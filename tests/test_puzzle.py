@@ -105,6 +105,29 @@ def test_the_runner_up_is_the_best_other_layout_and_the_checker_scores_it():
     assert level.proved and level.score == 22
 
 
+def test_a_ring_of_pipes_away_from_every_port_is_no_rival_and_is_cut_away():
+    """The model lets pipes close on themselves (they only cost): the answer plus a ring is no layout, so the
+    runner-up's search forbids the ring it found and goes on; a legal layout has nothing to cut."""
+    from builders import make_layout
+    from solver.extract import layout_from_values
+    from solver.model import build_static_model, fix_to_layout
+    from solver.puzzle import _forbid_strays
+    from solver.search import solve_interruptibly
+
+    ring = [("pipe", (5, 5), "E", "S"), ("pipe", (5, 6), "W", "S"), ("pipe", (6, 5), "N", "E"),
+            ("pipe", (6, 6), "N", "W")]
+    legal = make_layout(machines=[("FF09", (4, 1), 0)], tiles=[("supply", (3, 1), "red"), ("end", (4, 3))])
+    ringed = make_layout(machines=[("FF09", (4, 1), 0)], tiles=[("supply", (3, 1), "red"), ("end", (4, 3))] + ring)
+    assert check_layout(legal).legal and not check_layout(ringed).legal
+    built = build_static_model(legal.ruleset, legal.board, legal.catalog, ["FF09"])
+    fix_to_layout(built, ringed)
+    solver, name, _ = solve_interruptibly(built.model, 10, 1, 0)
+    assert name in ("OPTIMAL", "FEASIBLE")   # the model holds the answer with the ring
+    assert not _forbid_strays(built, legal)
+    assert _forbid_strays(built, layout_from_values(built.vars, solver.Value, False))
+    assert solve_interruptibly(built.model, 10, 1, 0)[1] == "INFEASIBLE"   # that ring is cut
+
+
 def test_check_names_the_runner_up(tmp_path):
     puzzle, answer = load_puzzle(UNIQUE), answer_of()
     second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1)
