@@ -57,20 +57,26 @@ def test_a_plan_stopped_while_bounding_exits_cleanly(tmp_path, signum):
     assert "terminate called" not in err and "(interrupted)" in out
 
 
+def stopped_while_planning(args: list[str], after: float, signum: int) -> tuple[subprocess.Popen, str, str]:
+    """Run a planning command (120 s, one worker), send `signum` `after` seconds past its bound's line (the lines
+    before it, e.g. "played plan: ...", are skipped); the process and what it printed."""
+    running = subprocess.Popen([*FACTORYFUN, *args, "--time-limit", "120", "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    for line in running.stderr:
+        if "bounding the final score" in line:
+            break
+    time.sleep(after)
+    running.send_signal(signum)
+    out, err = running.communicate(timeout=30)
+    return running, out, err
+
+
 def test_a_stopped_plan_in_json_says_so_in_the_document_and_on_standard_error(tmp_path):
     """QA: `plan --json` stopped by Ctrl-C wrote a document like one that ran to its limit, and said nothing."""
     sequence = tmp_path / "s.json"
     subprocess.run([*FACTORYFUN, "sequence", "random", "--seed", "3",
                     "--solo", "--out", str(sequence)], cwd=ROOT, check=True, capture_output=True)
-    running = subprocess.Popen([*FACTORYFUN, "plan", str(sequence), "--json",
-                                "--time-limit", "120", "--workers", "1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    for line in running.stderr:
-        if "bounding the final score" in line:
-            break
-    time.sleep(3.0)
-    running.send_signal(signal.SIGINT)
-    out, err = running.communicate(timeout=30)
+    running, out, err = stopped_while_planning(["plan", str(sequence), "--json"], 3.0, signal.SIGINT)
     assert running.returncode == 0, err
     assert json.loads(out)["result"]["interrupted"] is True
     assert "interrupted: the plan is the best found so far" in err
@@ -84,15 +90,7 @@ def test_an_analysis_stopped_while_planning_says_so(tmp_path):
                  ["plan", str(sequence), "--time-limit", "2", "--workers", "1", "--no-show", "--out", str(played)]):
         subprocess.run([*FACTORYFUN, *args], cwd=ROOT, check=True,
                        capture_output=True)
-    running = subprocess.Popen([*FACTORYFUN, "analyze", str(played),
-                                "--time-limit", "120", "--workers", "1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    for line in running.stderr:   # "played plan: ...", then the bound's line
-        if "bounding the final score" in line:
-            break
-    time.sleep(4.0)
-    running.send_signal(signal.SIGTERM)
-    out, err = running.communicate(timeout=30)
+    running, out, err = stopped_while_planning(["analyze", str(played)], 4.0, signal.SIGTERM)
     assert running.returncode == 0, err
     assert "interrupted" in err and "share" in out
 
