@@ -23,11 +23,14 @@ class Round:
     first_pick: bool = False          # Funner: took the (-1) first-pick token
     layout: Layout | None = None      # None: the layout did not change
     has_taken: bool = False           # False in a sequence to plan for
+    opening: bool = False             # the game's first round: Funner's tokens start in round 2
 
     def last_pick_token(self, rules) -> int:
-        """What Funner's last-pick token adds to a built machine's income: only with 3+ players (RULES section
-        2), whose rounds offer one machine each; with fewer, `last_pick` only spares the skip penalty."""
-        return rules.last_pick_bonus if self.last_pick and len(self.offered) >= rules.token_players else 0
+        """What Funner's last-pick token adds to a built machine's income: from round 2 on, with 3+ players (RULES
+        section 2), whose rounds offer one machine each; otherwise `last_pick` only spares the skip penalty (the
+        general rule: "no penalty for the player who took the last machine")."""
+        return (rules.last_pick_bonus if self.last_pick and not self.opening
+                and len(self.offered) >= rules.token_players else 0)
 
     def first_pick_fee(self, rules) -> int:
         """What Funner's first-pick token adds to the build (or, if not built, to the penalty)."""
@@ -38,7 +41,7 @@ class Round:
         and then no first/last token: a token goes with a taken machine)."""
         took = taken is not None
         return Round(list(self.offered), taken, self.last_pick and took, self.first_pick and took, layout,
-                     has_taken=True)
+                     has_taken=True, opening=self.opening)
 
 
 @dataclass
@@ -120,7 +123,7 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     layout = None
     if "layout" in raw:
         layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
-    return Round(offered, taken, last_pick, first_pick, layout, has_taken="taken" in raw)
+    return Round(offered, taken, last_pick, first_pick, layout, has_taken="taken" in raw, opening=t == 0)
 
 
 def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, first_pick: bool, last_pick: bool,
@@ -137,8 +140,8 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
     token = "first_pick" if first_pick else "last_pick" if last_pick else None
     if token is None:
         return
-    if t == 0:
-        raise DocumentError(source, f"{key}.{token}", "the first/last tokens are used from round 2 on")
+    if t == 0 and first_pick:   # (`last_pick` in round 1 spares the penalty, with no token: QA)
+        raise DocumentError(source, f"{key}.first_pick", "the first-pick token is used from round 2 on")
     if first_pick and last_pick:
         raise DocumentError(source, key, "first_pick and last_pick go to different players, not both to one")
     if first_pick and players < context.ruleset.token_players:

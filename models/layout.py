@@ -258,7 +258,10 @@ def _parse_options(source: str, key: str, raw: Any, ruleset: Ruleset) -> dict[st
         if options["diagonal_intersection"] and not ruleset.diagonal_available:
             raise DocumentError(source, f"{key}.diagonal_intersection", f"ruleset {ruleset.id} has no diagonal intersection tile")
     if options.get("end_limit") is not None:
-        expect_int_in(source, f"{key}.end_limit", options["end_limit"], 0, MAX_END_LIMIT, "an integer stock or null")
+        # (QA: 12 accepted in Funner, whose shared stock is 9 black tanks: a setting lowers the stock, never raises it)
+        most = MAX_END_LIMIT if ruleset.end_limit is None else ruleset.end_limit
+        expect_int_in(source, f"{key}.end_limit", options["end_limit"], 0, most, "an integer stock or null",
+                      note=f"{ruleset.title}'s stock is {most}" if ruleset.end_limit else "")
     return options
 
 

@@ -309,8 +309,10 @@ class _Replayer:
         final = check_layout(layout)
         chain = sum(c.bonus for c in final.score.chain_inputs if c.machine not in self.untaken)
         result = ReplayResult(reports, self.violations, layout, chain, final_violations=final.violations)
-        # the ladder judges a whole legal solo game (RULES: solo only; QA saw it for a 4-round plan and an illegal game)
-        solo = (all(len(r.offered) == 1 and not (r.first_pick or r.last_pick) for r in self.game.rounds)
+        # the ladder judges a whole legal solo game (RULES: solo only; QA saw it for a 4-round plan and an illegal game);
+        # one machine offered a round means no token (a `last_pick` there only spares the penalty: QA saw it cost
+        # the verdict)
+        solo = (all(len(r.offered) == 1 and not r.first_pick for r in self.game.rounds)
                 and len(self.game.rounds) == self.rules.rounds and result.legal)
         result.ladder = solo_ladder_verdict(self.rules, result.final_score) if solo else None
         return result

@@ -119,7 +119,10 @@ FACTORY_FUNNER = Ruleset(
     first_pick_fee=1,
     last_pick_bonus=1,
     undo_unaffordable=True,
-    tank_words=(("end-product reservoir", "black tank"), ("output reservoir", "white tank"),
+    # (the articles first: QA read "an white tank")
+    tank_words=(("an end-product reservoir", "a black tank"), ("An end-product reservoir", "A black tank"),
+                ("an output reservoir", "a white tank"), ("An output reservoir", "A white tank"),
+                ("end-product reservoir", "black tank"), ("output reservoir", "white tank"),
                 ("supply container", "supply tank")),
     solo_ladder=(45, 41),
 )

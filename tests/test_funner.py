@@ -203,7 +203,7 @@ def test_first_pick_token_is_funner_only():
 
 @pytest.mark.parametrize("rounds, message", [
     ([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1, "first_pick": True}],
-     r"rounds\[0\]\.first_pick: the first/last tokens are used from round 2 on"),
+     r"rounds\[0\]\.first_pick: the first-pick token is used from round 2 on"),
     ([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
       {"offered": ["EX02"], "taken": "EX02", "first_pick": True, "last_pick": True}],
      r"rounds\[1\]: first_pick and last_pick go to different players"),
@@ -268,8 +268,23 @@ def test_the_ladder_verdict_is_for_solo_games_only():
     assert replay(funner_game(rounds), catalog=None).ladder == "down"
     with_others = [{"offered": ["FN01", "FN09"]}] + rounds[1:]
     assert replay(funner_game(with_others), catalog=None).ladder is None
-    with_token = rounds[:1] + [{"offered": ["FN02"], "last_pick": True}] + rounds[2:]
+    with_token = rounds[:1] + [{"offered": ["FN02", "FN20", "FN21"], "last_pick": True}] + rounds[2:]
     assert replay(funner_game(with_token), catalog=None).ladder is None
+    # one machine offered: `last_pick` only spares the penalty, no token (QA: it cost the verdict)
+    spared = rounds[:1] + [{"offered": ["FN02"], "last_pick": True}] + rounds[2:]
+    assert replay(funner_game(spared), catalog=None).ladder == "down"
+
+
+def test_the_last_machine_of_round_one_is_spared_the_penalty_but_earns_no_token():
+    """RULES section 2: "no penalty for the player who took the last machine" holds in every round; the +1 token
+    only from round 2 (QA: round 1's `last_pick` was a document error, so the penalty had to be paid)."""
+    skipped = replay(funner_game([{"offered": THREE_PLAYERS, "taken": "EX02", "last_pick": True}], start_money=5))
+    assert skipped.legal and skipped.rounds[0].penalty == 0 and skipped.money == 5
+    paid = replay(funner_game([{"offered": THREE_PLAYERS, "taken": "EX02"}], start_money=5))
+    assert paid.rounds[0].penalty == 2
+    built = replay(funner_game([{"offered": ["EX01", "EX03", "EX04"], "taken": "EX01", "layout": ROUND1,
+                                 "last_pick": True}]))
+    assert built.rounds[0].last_pick_token == 0 and built.rounds[0].income == 8
 
 
 def test_the_ladder_judges_only_a_whole_legal_solo_game():
@@ -326,3 +341,18 @@ def test_a_round_lost_to_a_first_pick_says_so():
              for d, name in ((played, "played.json"), (plan, "plan.json"))]
     analysis = compare_games(*games, None, None)
     assert [(s.round, s.amount, s.text) for s in analysis.shortfalls()] == [(2, 1, "round 2: first-pick token -1")]
+
+
+def test_tank_words_keep_their_article():
+    """Funner says white and black tanks; QA read "an white tank in an end-product network"."""
+    assert FUNNER.in_own_words("an output reservoir in an end-product network") == "a white tank in an end-product network"
+    assert FUNNER.in_own_words("An end-product reservoir") == "A black tank"
+
+
+def test_an_end_limit_setting_may_lower_the_black_tank_stock_but_not_raise_it():
+    """RULES 2: black tanks are a shared stock of 9 (QA: `end_limit: 12` was accepted)."""
+    layout = {"ruleset": "factory-funner", "board": "A", "machines": [], "tiles": []}
+    parse_layout({**layout, "options": {"end_limit": 5}}, "five.json")
+    with pytest.raises(DocumentError, match=r"options\.end_limit: expected an integer stock or null from 0 to 9, "
+                                            r"got 12 \(Factory Funner's stock is 9\)"):
+        parse_layout({**layout, "options": {"end_limit": 12}}, "twelve.json")
