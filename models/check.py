@@ -157,7 +157,10 @@ class _Checker:
                 self.add("supply-meets-product", "supply container in the same network as a machine output", cells, machines)
             if net.end_tanks and not black:
                 self.add("black-network", "end-product reservoir in a network that is not black", cells, machines)
-            if black:
+            # an end product wired into a coloured network breaks the end product's rules too, not "quantity"
+            # (QA: FF09's black output facing FF04's red input named one-colour and "the outputs give 0")
+            mixed_end_product = not colors and any(layout.ports[i].spec.is_black for i in net.outputs)
+            if black or mixed_end_product:
                 self.black_network(net, cells, machines)
             else:
                 self.coloured_network(net, cells, machines)
@@ -169,6 +172,8 @@ class _Checker:
             self.add("black-network", "more than one end-product reservoir in one network", cells, machines)
         if net.output_tanks:
             self.add("black-network", "an output reservoir in an end-product network", cells, machines)
+        if net.inputs:   # (RULES rule 5: "nothing else but pipes"; only a network mixing colours can have one)
+            self.add("black-network", "a machine input in an end-product network", cells, machines)
         if net.outputs and not net.end_tanks:
             self.add("output-unused", f"{self.port_label(net.outputs[0])} reaches no end-product reservoir", cells, machines)
 

@@ -47,6 +47,10 @@ def test_black_output_into_coloured_input_breaks_one_colour():
     )
     v = only(result, "one-colour")
     assert v.machines == ["FF09", "FF29"] and v.cells == [(1, 2), (1, 3)]
+    # the end product's own rules are broken too, and no "quantity" (QA: "the feeding outputs give 0")
+    assert "quantity" not in rules(result)
+    assert only(result, "black-network").message == "a machine input in an end-product network"
+    assert "FF09 output black at E reaches no end-product reservoir" in only(result, "output-unused").message
 
 
 # -- black networks -------------------------------------------------------------------------------
