@@ -11,7 +11,12 @@ A puzzle file is a boards file (`factoryfun boards --json`) with a `puzzle` bloc
      "puzzle": {"board": "puzzle-3", "machines": ["FF39", "FF31", "FF41"], "best": 22, "unique": true,
                 "runner_up": 21}}
 
-so every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
+A puzzle may also print tiles on its board (`"tiles"` in the block, as a layout writes them): every answer
+keeps them where they are. Pillars take cells away from every other layout; a given tile is the clue when a
+rival layout uses the answer's very cells (a container moved along its pipe, a machine turned in place), where
+no pillar can part them.
+
+So every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
 puzzle.json` checks an answer on the puzzle's board. `best`, `unique` and `runner_up` (what the best other
 layout scores) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
 puzzle may leave them out, and `factoryfun puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
@@ -27,7 +32,7 @@ from .board import Board, board_document, parse_boards
 from .catalog import Catalog
 from .errors import DocumentError, as_json, expect, require_keys
 from .jsonio import read_json
-from .layout import document_catalog, document_ruleset
+from .layout import Context, Layout, Tile, document_catalog, document_ruleset, parse_layout_body, tile_to_dict
 from .rulesets import Ruleset
 
 #: more machines than this make a puzzle no player solves by hand, and a uniqueness proof no one waits for
@@ -45,9 +50,17 @@ class FactoryPuzzle:
     best: int | None = None        # the best factory's score (static score: income - cost + chain bonus)
     unique: bool | None = None     # whether exactly one layout scores `best`
     runner_up: int | None = None   # what the best layout but that one scores (None: not known, or none)
+    given: tuple[Tile, ...] = ()   # tiles printed on the board: every answer keeps them
+
+    @property
+    def given_layout(self) -> Layout:
+        """The board with the given tiles and no machine: what every answer keeps (solve's `fixed` part)."""
+        return Layout(self.ruleset, self.board, self.catalog, (), self.given, {}, "the puzzle")
 
     def to_dict(self) -> dict[str, Any]:
         block: dict[str, Any] = {"board": self.board.id, "machines": list(self.machines)}
+        if self.given:
+            block["tiles"] = [tile_to_dict(tile) for tile in self.given]
         if self.best is not None:
             block["best"] = self.best
         if self.unique is not None:
@@ -67,7 +80,8 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     require_keys(source, "", document, {"ruleset", "boards", "puzzle"}, {"source"})
     ruleset = document_ruleset(source, document["ruleset"])
     boards = parse_boards(document, ruleset, source)
-    raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"}, {"best", "unique", "runner_up"})
+    raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"},
+                       {"best", "unique", "runner_up", "tiles"})
     board_id = raw["board"]
     if not isinstance(board_id, str) or board_id not in boards:
         raise DocumentError(source, "puzzle.board", f"unknown board {as_json(board_id)} (the file's boards: "
@@ -86,7 +100,9 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
         if best is not None and (runner_up > best or (unique and runner_up == best)):
             raise DocumentError(source, "puzzle.runner_up", f"{runner_up} against a best of {best}: a runner-up "
                                 "scores at most the best, and less when the best is the only one")
-    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up)
+    given = parse_layout_body(source, "puzzle", {"machines": [], "tiles": raw.get("tiles", [])},
+                              Context(ruleset, boards[board_id], catalog)).tiles
+    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up, given)
 
 
 def _machines(source: str, raw: Any, catalog: Catalog) -> tuple[str, ...]:

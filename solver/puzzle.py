@@ -10,10 +10,16 @@ the same factory with junk. The runner-up is the same model maximised.
 *Generating* draws a board (rows x cols, a few pillars) and machines, solves it (`solve_static`, proved
 optimal or thrown back), then carves: while another layout is as good, a pillar goes on a cell that layout uses
 and the answer does not. A pillar only takes layouts away, so the answer stays legal and optimal on the
-smaller board, and the other layout is gone; the loop ends with the answer proved unique, or gives the draw up
-when an equally good layout uses only the answer's cells (a machine turned in place, other pipe pieces: no
-pillar can part them) or the pillars run out. Once unique, each carved pillar is taken out again if the answer
-stays the only best without it, so every pillar left is needed. Measured: results/puzzle.md.
+smaller board, and the other layout is gone. When an equally good layout uses only the answer's cells (a
+container moved along its pipe, a machine turned in place: no pillar can part them), the puzzle prints one of
+the answer's tiles where the two differ instead (a given tile, which every answer keeps: it takes that layout
+away in the same way). The loop ends with the answer proved unique, or gives the draw up when the pillars or
+the given tiles run out. Once unique, each carved pillar and each given tile is taken out again if the answer
+stays the only best without it, so every clue left is needed. Measured: results/puzzle.md.
+
+The given tiles are fixed in the model, which lets pipes close on themselves away from every port (they only
+cost, so no optimum holds them): a model layout that strands a given pipe that way is no layout of the puzzle,
+and is cut away (`_forbid_strays`) before the model's answer is believed.
 """
 from __future__ import annotations
 
@@ -36,7 +42,7 @@ from models.puzzle import FactoryPuzzle
 from models.rulesets import Ruleset
 
 from .extract import layout_from_values, prune
-from .model import StaticModel, build_static_model, layout_literals
+from .model import StaticModel, build_static_model, fix_to_layout, layout_literals
 from .search import pass_on, solve_interruptibly
 from .static import solve_static
 
@@ -46,6 +52,8 @@ PILLAR_SHARE = 4
 LINK_TRIES = 100
 #: seconds the runner-up of a generated puzzle may take at most (proved in about half a second on 5 x 5 boards)
 RUNNER_UP_SECONDS = 10.0
+#: carving prints at most this many of the answer's tiles on the board (a puzzle of given tiles is a half-solved one)
+MOST_GIVEN = 5
 
 
 class PuzzleDisagreement(AssertionError):
@@ -66,13 +74,27 @@ class Uniqueness:
 
 
 def _without_answer(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
-                    answer: Layout) -> StaticModel:
-    """The full static model (limits hard) of `machines` on `board`, with `answer` itself forbidden: one clause
-    over every machine placement and tile literal, so any other layout, however slightly different, stays."""
+                    answer: Layout, given: tuple[Tile, ...]) -> tuple[StaticModel, bool]:
+    """The full static model (limits hard) of `machines` on `board`, the `given` tiles kept, with `answer` itself
+    forbidden: one clause over every machine placement and tile literal, so any other layout, however slightly
+    different, stays; and whether it holds every legal layout keeping the given tiles (not when a given tank must
+    carry flow in the model though a legal layout may leave it idle: `fix_to_layout`)."""
     built = build_static_model(ruleset, board, catalog, list(machines))
+    exact = fix_to_layout(built, Layout(ruleset, board, catalog, (), given, {}, "the puzzle"), complete=False)
     ones, rest = layout_literals(built.vars, answer)
     built.model.AddBoolOr([literal.Not() for literal in ones] + rest)
-    return built
+    return built, exact
+
+
+def _solve_without_strays(built: StaticModel, deadline: float, workers: int,
+                          seed: int) -> tuple[cp_model.CpSolver, str, int | None]:
+    """Solve `built` until its answer has no stray part (`_forbid_strays` cuts each one it finds away)."""
+    while True:
+        solver, name, stopped = solve_interruptibly(built.model, max(deadline - time.monotonic(), 0.01), workers,
+                                                    seed)
+        if (name not in ("OPTIMAL", "FEASIBLE")
+                or not _forbid_strays(built, layout_from_values(built.vars, solver.Value, False))):
+            return solver, name, stopped
 
 
 def _judged_other(built: StaticModel, solver: cp_model.CpSolver, score: int) -> Layout:
@@ -85,7 +107,7 @@ def _judged_other(built: StaticModel, solver: cp_model.CpSolver, score: int) -> 
     return other
 
 
-def tank_for_pipe(answer: Layout, best: int) -> Layout | None:
+def tank_for_pipe(answer: Layout, best: int, given: tuple[Tile, ...] = ()) -> Layout | None:
     """A legal layout scoring `best` or more that is `answer` with one pipe swapped for a tank, or None.
 
     The model routes nothing through a tank (README, rules decisions: an output reservoir passing a product on
@@ -99,8 +121,8 @@ def tank_for_pipe(answer: Layout, best: int) -> Layout | None:
         return None
     pipes_at = Counter(tile.cell for tile in answer.tiles if tile.kind == "pipe")
     for i, tile in enumerate(answer.tiles):
-        if tile.kind != "pipe" or pipes_at[tile.cell] != 1:   # (two pipes in a cell: a tank would join them)
-            continue
+        if tile.kind != "pipe" or pipes_at[tile.cell] != 1 or tile in given:   # (two pipes in a cell: a tank
+            continue                                                            # would join them; a given one stays)
         for tank in [Tile("output", tile.cell)] + [Tile("supply", tile.cell, color=c) for c in answer.ruleset.colors]:
             variant = answer.with_parts(tiles=answer.tiles[:i] + (tank,) + answer.tiles[i + 1:])
             judged = check_layout(variant)
@@ -110,21 +132,21 @@ def tank_for_pipe(answer: Layout, best: int) -> Layout | None:
 
 
 def another_as_good(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
-                    answer: Layout, best: int, time_limit: float, workers: int = 2, seed: int = 0) -> Uniqueness:
-    """Whether a legal layout other than `answer`, placing every one of `machines`, scores `best` or more: the
-    model's answer, then the layouts it cannot hold (`tank_for_pipe`)."""
+                    answer: Layout, best: int, time_limit: float, workers: int = 2, seed: int = 0,
+                    given: tuple[Tile, ...] = ()) -> Uniqueness:
+    """Whether a legal layout other than `answer`, placing every one of `machines` and keeping the `given`
+    tiles, scores `best` or more: the model's answer, then the layouts it cannot hold (`tank_for_pipe`)."""
     start = time.monotonic()
-    built = _without_answer(ruleset, board, catalog, machines, answer)
+    built, exact = _without_answer(ruleset, board, catalog, machines, answer, given)
     built.model.Add(built.score >= best)
     built.model.ClearObjective()
-    solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
-                                                workers, seed)
+    solver, name, stopped = _solve_without_strays(built, start + time_limit, workers, seed)
     seconds = time.monotonic() - start
     if name in ("OPTIMAL", "FEASIBLE"):
         return Uniqueness("another", _judged_other(built, solver, best), seconds, stopped)
-    if name != "INFEASIBLE":
+    if name != "INFEASIBLE" or not exact:   # (a model short of some legal layouts proves nothing by finding none)
         return Uniqueness("unknown", None, seconds, stopped)
-    swapped = tank_for_pipe(answer, best)
+    swapped = tank_for_pipe(answer, best, given)
     return Uniqueness("unique" if swapped is None else "another", swapped, time.monotonic() - start, stopped)
 
 
@@ -138,22 +160,20 @@ class RunnerUp:
 
 
 def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
-              answer: Layout, time_limit: float, workers: int = 2, seed: int = 0) -> RunnerUp:
+              answer: Layout, time_limit: float, workers: int = 2, seed: int = 0,
+              given: tuple[Tile, ...] = ()) -> RunnerUp:
     """The best legal layout other than `answer`: how close a player can come without finding it (a runner-up
     one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea)."""
     start = time.monotonic()
-    built = _without_answer(ruleset, board, catalog, machines, answer)
-    while True:
-        solver, name, stopped = solve_interruptibly(built.model, max(time_limit - (time.monotonic() - start), 0.01),
-                                                    workers, seed)
-        seconds = time.monotonic() - start
-        if name not in ("OPTIMAL", "FEASIBLE"):
-            return RunnerUp(None, name == "INFEASIBLE" and stopped is None, None, seconds, stopped)
-        if not _forbid_strays(built, layout_from_values(built.vars, solver.Value, False)):
-            break
+    built, exact = _without_answer(ruleset, board, catalog, machines, answer, given)
+    solver, name, stopped = _solve_without_strays(built, start + time_limit, workers, seed)
+    seconds = time.monotonic() - start
+    proved = exact and stopped is None
+    if name not in ("OPTIMAL", "FEASIBLE"):
+        return RunnerUp(None, name == "INFEASIBLE" and proved, None, seconds, stopped)
     score = round(solver.ObjectiveValue())
     other = _judged_other(built, solver, score)
-    return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and stopped is None, other, seconds, stopped)
+    return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and proved, other, seconds, stopped)
 
 
 def _forbid_strays(built: StaticModel, layout: Layout) -> bool:
@@ -184,6 +204,7 @@ class Generated:
     attempts: int                 # draws made, this one included
     carved: int                   # pillars added to part the answer from others as good
     seconds: float
+    given: int = 0                # the answer's tiles printed on the board, for the same
 
 
 def feeds(catalog: Catalog, maker: str, taker: str) -> bool:
@@ -231,6 +252,7 @@ class Carved:
     added: int                    # pillars added
     why_not: str = ""             # why the answer is not proved the only one, when it is not
     other: Layout | None = None   # the last layout found as good as the answer
+    given: int = 0                # the answer's tiles printed on the board
 
     @property
     def unique(self) -> bool:
@@ -242,56 +264,87 @@ def most_pillars(board: Board) -> int:
     return len(board.cells) // PILLAR_SHARE
 
 
+#: the tiles a puzzle may give: the model holds every legal layout keeping them (a given supply container or output
+#: reservoir must carry flow in the model, though a legal layout may leave it idle: `fix_to_layout`)
+GIVEN_KINDS = ("pipe", "end")
+
+
+def telling_cells(answer: Layout, other: Layout, given: tuple[Tile, ...] = ()) -> list[Cell]:
+    """Cells where `answer` has tiles (pipes or an end-product reservoir: `GIVEN_KINDS`), not all given yet, and
+    `other` has not the same ones: printing the answer's tiles there takes `other` away."""
+    def tiles_at(layout: Layout) -> dict[Cell, Counter]:
+        at: dict[Cell, Counter] = {}
+        for tile in layout.tiles:
+            at.setdefault(tile.cell, Counter())[tile] += 1
+        return at
+
+    ours, theirs = tiles_at(answer), tiles_at(other)
+    return sorted(cell for cell, tiles in ours.items()
+                  if tiles != theirs.get(cell) and not set(tiles) <= set(given)
+                  and all(tile.kind in GIVEN_KINDS for tile in tiles))
+
+
 def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit: float, workers: int, seed: int,
-          most: int) -> Carved:
-    """Pillars on cells other best layouts use, one at a time, until the answer is proved the only one or that
-    fails (see the module's docstring); then the runner-up's score (`runner_up`) when it is proved in time."""
+          most: int, most_given: int = MOST_GIVEN) -> Carved:
+    """Pillars on cells other best layouts use, one at a time, or (where another uses only the answer's cells)
+    one of the answer's tiles printed on the board, until the answer is proved the only one or that fails (see
+    the module's docstring); then the runner-up's score (`runner_up`) when it is proved in time."""
     deadline = time.monotonic() + time_limit
-    board, carved = puzzle.board, []
-    for added in range(most + 1):
+    board, given, carved, printed = puzzle.board, puzzle.given, [], 0
+    while True:
         asked = another_as_good(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer, puzzle.best,
-                                deadline - time.monotonic(), workers, seed)
+                                deadline - time.monotonic(), workers, seed, given)
         pass_on(asked.stop_signal)
         if asked.verdict == "unique":
-            board = _without_spare_pillars(puzzle, board, carved, answer, deadline, workers, seed)
+            board, given = _without_spare_clues(puzzle, board, given, carved, answer, deadline, workers, seed)
             answer = replace(answer, board=board)
             second = runner_up(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer,
-                               min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed)
+                               min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed, given)
             pass_on(second.stop_signal)
-            return Carved(replace(puzzle, board=board, unique=True, runner_up=second.score if second.proved else None),
-                          answer, len(board.pillars - puzzle.board.pillars))
-        here = replace(puzzle, board=board)
+            return Carved(replace(puzzle, board=board, given=given, unique=True,
+                                  runner_up=second.score if second.proved else None),
+                          answer, len(board.pillars - puzzle.board.pillars), given=len(given) - len(puzzle.given))
+        here = replace(puzzle, board=board, given=given)
         if asked.other is None or time.monotonic() >= deadline:
-            return Carved(here, answer, added, "the time ran out before the uniqueness question was settled")
+            return Carved(here, answer, len(carved), "the time ran out before the uniqueness question was settled",
+                          given=printed)
         apart = sorted(used_cells(asked.other) - used_cells(answer))
-        if not apart:
-            return Carved(here, answer, added, "another layout as good uses only the answer's cells (a tank moved "
-                          "along its pipe, a machine turned in place): no pillar parts them", asked.other)
-        if added == most:
-            return Carved(here, answer, added, f"another layout is as good after {most} pillars, the most allowed",
-                          asked.other)
-        carved.append(rng.choice(apart))
-        board = with_pillar(board, carved[-1])
-        answer = replace(answer, board=board)
-    raise AssertionError("unreachable: the last round returns")
+        telling = [] if apart else telling_cells(answer, asked.other, given)
+        if apart and len(carved) < most:
+            carved.append(rng.choice(apart))
+            board = with_pillar(board, carved[-1])
+            answer = replace(answer, board=board)
+        elif telling and printed < most_given:
+            cell = rng.choice(telling)
+            given += tuple(tile for tile in answer.tiles if tile.cell == cell and tile not in given)
+            printed += 1
+        else:
+            why = (f"another layout is as good after {most} pillars, the most allowed" if apart
+                   else f"another layout is as good after {most_given} given tiles, the most allowed" if telling
+                   else "another layout as good uses only the answer's cells and differs from it only in its "
+                        "machines or tanks: no pillar or given tile parts them")
+            return Carved(here, answer, len(carved), why, asked.other, printed)
 
 
-def _without_spare_pillars(puzzle: FactoryPuzzle, board: Board, carved: list[Cell], answer: Layout,
-                           deadline: float, workers: int, seed: int) -> Board:
-    """`board` less every carved pillar the answer's uniqueness does not need, tried in the order they were
-    added: a pillar placed against one rival layout can be spared once later pillars shut that rival out too
-    (an open 5 x 5 board took 6 pillars, of which 2 do it). Each pillar left is needed (given the others)."""
-    for cell in carved:
+def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile, ...], carved: list[Cell],
+                         answer: Layout, deadline: float, workers: int, seed: int) -> tuple[Board, tuple[Tile, ...]]:
+    """`board` less every carved pillar, and `given` less every tile carving printed, that the answer's
+    uniqueness does not need, tried in the order they were added: a clue placed against one rival layout can be
+    spared once later clues shut that rival out too (an open 5 x 5 board took 6 pillars, of which 2 do it).
+    Each clue left is needed (given the others)."""
+    printed = [tile for tile in given if tile not in puzzle.given]
+    for clue in [*carved, *printed]:
         if time.monotonic() >= deadline:
             break
-        opened = without_pillar(board, cell)
+        opened = without_pillar(board, clue) if isinstance(clue, tuple) else board
+        fewer = given if isinstance(clue, tuple) else tuple(tile for tile in given if tile != clue)
         asked = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines,
                                 replace(answer, board=opened), puzzle.best, deadline - time.monotonic(), workers,
-                                seed)
+                                seed, fewer)
         pass_on(asked.stop_signal)
         if asked.verdict == "unique":
-            board = opened
-    return board
+            board, given = opened, fewer
+    return board, given
 
 
 def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int, pillars: int = 2,
@@ -314,5 +367,6 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
                        share - (time.monotonic() - drawn), workers, seed,
                        most_pillars(question.board) if most_carved is None else most_carved)
         if carved.unique:
-            return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start)
+            return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start,
+                             carved.given)
     return None

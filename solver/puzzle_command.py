@@ -24,6 +24,7 @@ from models.puzzle import MAX_MACHINES, FactoryPuzzle, load_puzzle
 from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
+from models.wording import counted
 
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
@@ -53,7 +54,8 @@ def _write(path: str, text: str) -> None:
 
 def _question(puzzle_: FactoryPuzzle) -> str:
     """The puzzle in a sentence: what to place, and what the best scores if the puzzle says."""
-    ask = f"place {', '.join(puzzle_.machines)} on {puzzle_.board.id}"
+    kept = f", keeping its {counted(len(puzzle_.given), 'given tile')}" if puzzle_.given else ""
+    ask = f"place {', '.join(puzzle_.machines)} on {puzzle_.board.id}{kept}"
     if puzzle_.best is None:
         return ask
     only = {True: ", and only one layout does", False: " (more than one layout does)", None: ""}[puzzle_.unique]
@@ -62,9 +64,12 @@ def _question(puzzle_: FactoryPuzzle) -> str:
 
 
 def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
-    from models.render.text import draw_board
+    from models.render.text import draw_board, print_layout
 
-    terminal.print(draw_board(puzzle_.board, puzzle_.ruleset.all_colors), soft_wrap=True)
+    if puzzle_.given:   # (the tiles printed on the board are part of the question)
+        print_layout(terminal, puzzle_.given_layout)
+    else:
+        terminal.print(draw_board(puzzle_.board, puzzle_.ruleset.all_colors), soft_wrap=True)
     terminal.print(machine_table((puzzle_.catalog[m] for m in puzzle_.machines), "the machines to place"))
     terminal.print(_question(puzzle_))
 
@@ -74,9 +79,13 @@ def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
     from models.render.scene import tray_layout
     from models.render.svg import board_svg, stacked_svg, tray_svg
 
+    from models.render.svg import layout_svg
+
     tray = tray_layout(puzzle_.ruleset, puzzle_.catalog, puzzle_.machines)
-    return stacked_svg([board_svg(puzzle_.board, puzzle_.ruleset.all_colors, f"Puzzle: {_question(puzzle_)}"),
-                        tray_svg(tray, "The machines to place (turn them as you like)")])
+    title = f"Puzzle: {_question(puzzle_)}"
+    board = (layout_svg(puzzle_.given_layout, title=title) if puzzle_.given
+             else board_svg(puzzle_.board, puzzle_.ruleset.all_colors, title))
+    return stacked_svg([board, tray_svg(tray, "The machines to place (turn them as you like)")])
 
 
 def _published_options(command):
@@ -128,8 +137,9 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
         _err.print(f"no puzzle with a unique best factory in {attempts} draws or {time_limit:g} s: try more "
                    "time or attempts, fewer machines, a smaller board, or another seed")
         sys.exit(NOT_SOLVED_EXIT)
+    given = f", {counted(found.given, 'tile')} given" if found.given else ""
     _publish(found.puzzle, found.answer, found.seconds, f"draw {found.attempts}, {found.seconds:.1f}s, "
-             f"{found.carved} pillar(s) carved", out_path, answer_path, svg_path, as_json)
+             f"{counted(found.carved, 'pillar')} carved{given}", out_path, answer_path, svg_path, as_json)
 
 
 def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, out_path: str | None,
@@ -177,12 +187,12 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
     asked = None
     if result.status == "OPTIMAL" and not result.interrupted and time_left(time_limit) > 0:
         asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
-                                result.layout, result.objective, time_left(time_limit), workers, seed)
+                                result.layout, result.objective, time_left(time_limit), workers, seed, question.given)
     unique = None if asked is None else asked.unique
     second = None
     if unique and time_left(time_limit) > 0:
         second = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
-                           time_left(time_limit), workers, seed)
+                           time_left(time_limit), workers, seed, question.given)
     document = _answer_document(result, unique, second.score if second is not None and second.proved else None)
     if as_json:
         click.echo(json_text(document), nl=False)
@@ -202,7 +212,8 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
     _err.print(f"solving {puzzle_path}: {_question(question)}")
     with ProgressLines(_dim) as progress:
         result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
-                              time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress)
+                              time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress,
+                              fixed=question.given_layout if question.given else None)
     if result.layout is None:
         _err.print(f"no layout ({result.status}): {result.explanation}")
         sys.exit(NOT_SOLVED_EXIT)
@@ -242,8 +253,11 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
             print_layout(_out, carved.other)
         sys.exit(NOT_SOLVED_EXIT)
     added = sorted(carved.puzzle.board.pillars - question.board.pillars)
-    _publish(carved.puzzle, carved.answer, result.seconds, f"{len(added)} pillar(s) added "
-             f"({' '.join(str(list(c)) for c in added) or 'none needed'})", out_path, answer_path, svg_path, as_json)
+    given = sorted({tile.cell for tile in carved.puzzle.given} - {tile.cell for tile in question.given})
+    printed = f", tiles given at {' '.join(str(list(c)) for c in given)}" if given else ""
+    _publish(carved.puzzle, carved.answer, result.seconds, f"{counted(len(added), 'pillar')} added "
+             f"({' '.join(str(list(c)) for c in added) or 'none needed'}){printed}", out_path, answer_path, svg_path,
+             as_json)
 
 
 def _uniqueness_words(status: str, unique: bool | None) -> str:
@@ -275,14 +289,17 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
 
 
 def _puzzle_violations(question: FactoryPuzzle, answer: Layout) -> list[str]:
-    """What makes a legal layout no answer to this puzzle: machines it leaves out or adds."""
+    """What makes a legal layout no answer to this puzzle: machines it leaves out or adds, given tiles it moves."""
     placed = set(answer.machine_ids)
+    lost = [tile for tile in question.given if tile not in answer.tiles]
     missing = [m for m in question.machines if m not in placed]
     extra = [m for m in answer.machine_ids if m not in question.machines]
     diagonal = answer.options.get("diagonal_intersection")
     return ([f"leaves out {', '.join(missing)} (an answer places every machine of the puzzle)"] if missing else []) \
         + ([f"places {', '.join(extra)}, not one of the puzzle's machines"] if extra else []) \
-        + (["plays with the diagonal intersection tile, which puzzles leave out"] if diagonal else [])
+        + (["plays with the diagonal intersection tile, which puzzles leave out"] if diagonal else []) \
+        + ([f"moves or leaves out the puzzle's given {lost[0].kind} at {list(lost[0].cell)}"
+            + (f" (and {len(lost) - 1} more)" if len(lost) > 1 else "")] if lost else [])
 
 
 @puzzle.command("check")
