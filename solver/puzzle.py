@@ -306,8 +306,11 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
                           answer, len(board.pillars - puzzle.board.pillars), given=len(given) - len(puzzle.given))
         here = replace(puzzle, board=board, given=given)
         if asked.other is None or time.monotonic() >= deadline:
-            return Carved(here, answer, len(carved), "the time ran out before the uniqueness question was settled",
-                          given=printed)
+            why = ("the time ran out before the uniqueness question was settled"
+                   if time.monotonic() >= deadline - 0.5 or asked.stop_signal is not None else
+                   "the model cannot settle it: the puzzle gives a container or an output reservoir, which it "
+                   "makes carry flow, so it may miss layouts")
+            return Carved(here, answer, len(carved), why, given=printed)
         apart = sorted(used_cells(asked.other) - used_cells(answer))
         telling = [] if apart else telling_cells(answer, asked.other, given)
         if apart and len(carved) < most:

@@ -238,6 +238,9 @@ def test_a_given_reservoir_leaves_uniqueness_unsettled_for_the_model_may_miss_la
     assert asked.verdict == "unknown"
     second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1, given=(tank,))
     assert not second.proved
+    carved = carve(random.Random(0), replace(puzzle, given=(tank,)), answer, 60, 1, 0, 0)
+    assert not carved.unique and "the model cannot settle it: the puzzle gives a container or an output " \
+        "reservoir" in carved.why_not
 
 
 def test_carving_gives_a_tile_where_the_rival_uses_only_the_answers_cells():
