@@ -354,7 +354,7 @@ def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile,
 
 def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int, pillars: int = 2,
              seed: int = 0, attempts: int = 30, time_limit: float = 120.0, workers: int = 2,
-             most_carved: int | None = None) -> Generated | None:
+             most_carved: int | None = None, most_given: int = MOST_GIVEN) -> Generated | None:
     """The first drawn puzzle whose best layout is proved optimal and, after carving, unique; None when
     `attempts` draws or the time run out first (each draw gets what is left, at most a fifth of the limit; its
     solve at most 60 % of that, the carving the rest)."""
@@ -370,7 +370,7 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
             continue
         carved = carve(rng, replace(question, best=solved.objective), solved.layout,
                        share - (time.monotonic() - drawn), workers, seed,
-                       most_pillars(question.board) if most_carved is None else most_carved)
+                       most_pillars(question.board) if most_carved is None else most_carved, most_given)
         if carved.unique:
             return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start,
                              carved.given)

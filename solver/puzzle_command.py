@@ -29,7 +29,7 @@ from models.wording import counted
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
 from .command import ProgressLines, _dim, result_document
-from .puzzle import another_as_good, carve, generate, most_pillars, runner_up
+from .puzzle import MOST_GIVEN, another_as_good, carve, generate, most_pillars, runner_up
 from .static import StaticResult, solve_static
 
 _out = Terminal()
@@ -88,6 +88,12 @@ def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
     return stacked_svg([board, tray_svg(tray, "The machines to place (turn them as you like)")])
 
 
+MOST_GIVEN_OPTION = click.option(
+    "--most-given", type=click.IntRange(0, MAX_SIDE * MAX_SIDE), default=MOST_GIVEN, show_default=True,
+    help="Tiles of the answer printed on the board at most, where a layout as good uses only the answer's cells "
+         "(0: pillars only).")
+
+
 def _published_options(command):
     """--out, --answer, --svg and --json of the commands that make a puzzle (`_publish` writes them)."""
     for option in reversed((
@@ -115,10 +121,11 @@ def _published_options(command):
 @time_limit_option(120.0, "Seconds for all the draws together.")
 @workers_option()
 @seed_option(help="Seed of the draws: the same seed draws the same machines and first pillars.")
+@MOST_GIVEN_OPTION
 @_published_options
 def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols: int, machine_count: int,
-                     pillars: int, attempts: int, time_limit: float, workers: int, seed: int, out_path: str | None,
-                     answer_path: str | None, svg_path: str | None, as_json: bool) -> None:
+                     pillars: int, attempts: int, time_limit: float, workers: int, seed: int, most_given: int,
+                     out_path: str | None, answer_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Draw boards and machines until the best factory is proved optimal and, with pillars carved where other
     layouts as good stood, the only one; write the puzzle. Exit 1 when none is found in the attempts and time."""
     if pillars > rows * cols - 2 * machine_count:
@@ -132,7 +139,7 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
     if machine_count > len(catalog.machines):
         raise click.UsageError(f"--machines {machine_count}: the catalogue has {len(catalog.machines)}")
     found = generate(ruleset, catalog, rows, cols, machine_count, pillars, seed, attempts, time_left(time_limit),
-                     workers)
+                     workers, most_given=most_given)
     if found is None:
         _err.print(f"no puzzle with a unique best factory in {attempts} draws or {time_limit:g} s: try more "
                    "time or attempts, fewer machines, a smaller board, or another seed")
@@ -228,9 +235,10 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
 @time_limit_option(120.0, "Seconds for the best layout and the carving together.")
 @workers_option()
 @seed_option(help="Seed of the search, and of the choice among the cells a pillar could take.")
+@MOST_GIVEN_OPTION
 @_published_options
 def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, time_limit: float, workers: int,
-                  seed: int, out_path: str | None, svg_path: str | None, answer_path: str | None,
+                  seed: int, most_given: int, out_path: str | None, svg_path: str | None, answer_path: str | None,
                   as_json: bool) -> None:
     """Make a hand-made puzzle's best factory the only one: solve it, then add pillars where other layouts as
     good stand and the best does not, until no other is as good (proved). Exit 1 when that fails (the best
@@ -241,7 +249,8 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
         _err.print(f"the best layout found ({result.objective}) is not proved the best in the time: give more time")
         sys.exit(NOT_SOLVED_EXIT)
     carved = carve(random.Random(seed), replace(question, best=result.objective), result.layout,
-                   time_left(time_limit), workers, seed, most_pillars(question.board) if most is None else most)
+                   time_left(time_limit), workers, seed, most_pillars(question.board) if most is None else most,
+                   most_given)
     if not carved.unique:
         _err.print(f"not carved: {carved.why_not}")
         if carved.other is not None:

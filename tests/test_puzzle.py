@@ -258,6 +258,10 @@ def test_carving_gives_a_tile_where_the_rival_uses_only_the_answers_cells():
     carved = carve(random.Random(0), replace(puzzle, given=(), unique=None, runner_up=None), answer, 60, 1, 0, 0)
     assert carved.unique and carved.given >= 1 and carved.added == 0
     assert all(tile in answer.tiles for tile in carved.puzzle.given)
+    pillars_only = carve(random.Random(0), replace(puzzle, given=(), unique=None, runner_up=None), answer, 60, 1, 0,
+                         0, most_given=0)   # (--most-given 0)
+    assert not pillars_only.unique and pillars_only.why_not == "another layout is as good after 0 given tiles, " \
+        "the most allowed"
 
 
 # (puzzle-tiny-two without its pillar [2, 0] agrees too, two layouts at 8, but takes 14 s to enumerate)
