@@ -384,7 +384,7 @@ def test_no_legal_layout_has_fewer_tiles_than_a_pair_cut_says(ruleset, catalog, 
     """An audit of 2 minutes of sketches (6 544 layouts, 4 768 relation pairs holding, 1 370 of them at
     exactly the cut) found none under it; this is a few of the same kind, square and hex."""
     held = []
-    for seed in range(12):
+    for seed in range(8):   # (12 took 17 s on classic-A: CI's time)
         ids = random.Random(seed).sample(sorted(catalog.machines), 3 + seed % 5)
         layout = sketch_layout(ruleset, load_boards(ruleset)[board], catalog, ids, seed=seed, time_limit=2.0)
         if layout is not None:
