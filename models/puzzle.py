@@ -17,7 +17,7 @@ rival layout uses the answer's very cells (a container moved along its pipe, a m
 no pillar can part them.
 
 So every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
-puzzle.json` checks an answer on the puzzle's board. `best`, `unique` and `runner_up` (what the best other
+puzzle.json` checks an answer's rules on the puzzle's board (`puzzle check` also its machines and given tiles). `best`, `unique` and `runner_up` (what the best other
 layout scores) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
 puzzle may leave them out, and `factoryfun puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
 twice, each stop with one line naming the file and the key.
@@ -102,6 +102,9 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
                                 "scores at most the best, and less when the best is the only one")
     given = parse_layout_body(source, "puzzle", {"machines": [], "tiles": raw.get("tiles", [])},
                               Context(ruleset, boards[board_id], catalog)).tiles
+    for i, tile in enumerate(given):   # (QA: read, then "INFEASIBLE: the option is off")
+        if tile.kind == "diagonal":
+            raise DocumentError(source, f"puzzle.tiles[{i}].kind", "puzzles leave the diagonal tile out")
     return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up, given)
 
 

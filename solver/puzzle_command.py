@@ -24,7 +24,7 @@ from models.puzzle import MAX_MACHINES, FactoryPuzzle, load_puzzle
 from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
-from models.wording import counted
+from models.wording import TILE_NAMES, counted
 
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
@@ -221,10 +221,22 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
         result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
                               time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress,
                               fixed=question.given_layout if question.given else None)
-    if result.layout is None:
-        _err.print(f"no layout ({result.status}): {result.explanation}")
+    if result.layout is None:   # (QA: "the fixed layout", solve's word for what a puzzle gives)
+        _err.print(f"no layout ({result.status}): "
+                   f"{(result.explanation or '').replace('the fixed layout cannot be kept', 'the given tiles cannot be kept')}")
         sys.exit(NOT_SOLVED_EXIT)
     return result
+
+
+def _flowing_tanks(question: FactoryPuzzle) -> bool:
+    """Whether the puzzle gives a container or an output reservoir: the model makes a fixed one carry flow, which a
+    legal layout may not, so it may miss layouts and then proves neither the best nor its uniqueness."""
+    return any(tile.kind in ("supply", "output") for tile in question.given)
+
+
+#: what the commands say when the model may miss layouts for a given tank (`_flowing_tanks`)
+FLOWING_TANKS = ("the puzzle gives a container or an output reservoir, which the model makes carry flow, so it "
+                 "may miss layouts: more time does not help")
 
 
 @puzzle.command("carve")
@@ -246,7 +258,8 @@ def carve_command(puzzle_path: str, catalog_path: str | None, most: int | None, 
     question = load_puzzle(puzzle_path, catalog_path)
     result = _best(question, puzzle_path, time_limit, workers, seed)
     if result.status != "OPTIMAL":
-        _err.print(f"the best layout found ({result.objective}) is not proved the best in the time: give more time")
+        _err.print(f"the best layout found ({result.objective}) is not proved the best: "
+                   + (FLOWING_TANKS if _flowing_tanks(question) else "give more time"))
         sys.exit(NOT_SOLVED_EXIT)
     carved = carve(random.Random(seed), replace(question, best=result.objective), result.layout,
                    time_left(time_limit), workers, seed, most_pillars(question.board) if most is None else most,
@@ -280,6 +293,8 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
 
     print_layout(_out, result.layout)
     bound = "" if result.status == "OPTIMAL" else f", bound {result.bound:.0f}"
+    if result.status != "OPTIMAL" and _flowing_tanks(question):
+        _out.print(f"not proved the best: {FLOWING_TANKS}")
     stopped = ", interrupted" if result.interrupted else ""
     _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s{stopped}): "
                f"{_uniqueness_words(result.status, None if asked is None else asked.unique)}")
@@ -288,7 +303,8 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
                    "answer")
         print_layout(_out, asked.other)
     elif asked is not None and asked.verdict == "unknown":
-        _out.print(f"whether another layout is as good was not settled in {asked.seconds:.1f}s: give more time")
+        _out.print(f"whether another layout is as good was not settled in {asked.seconds:.1f}s: "
+                   + (FLOWING_TANKS if _flowing_tanks(question) else "give more time"))
     if second is not None and second.score is not None:
         sure = "proved" if second.proved else "the best found in the time, not proved"
         _out.print(f"the runner-up (the best other layout) scores {second.score}, {result.objective - second.score} "
@@ -307,7 +323,8 @@ def _puzzle_violations(question: FactoryPuzzle, answer: Layout) -> list[str]:
     return ([f"leaves out {', '.join(missing)} (an answer places every machine of the puzzle)"] if missing else []) \
         + ([f"places {', '.join(extra)}, not one of the puzzle's machines"] if extra else []) \
         + (["plays with the diagonal intersection tile, which puzzles leave out"] if diagonal else []) \
-        + ([f"moves or leaves out the puzzle's given {lost[0].kind} at {list(lost[0].cell)}"
+        + ([f"moves or leaves out the puzzle's given {TILE_NAMES.get(lost[0].kind, lost[0].kind)} at "
+            f"{list(lost[0].cell)}"
             + (f" (and {len(lost) - 1} more)" if len(lost) > 1 else "")] if lost else [])
 
 

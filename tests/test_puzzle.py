@@ -72,6 +72,8 @@ def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     (lambda d: d["puzzle"].update(tiles=[{"kind": "pipe", "cell": [1, 2], "sides": ["N", "S"]}]),
      ("puzzle.tiles[0]", "pillar")),
     (lambda d: d["puzzle"].update(tiles=[{"kind": "tank", "cell": [0, 0]}]), ("puzzle.tiles[0].kind", "unknown")),
+    (lambda d: d["puzzle"].update(tiles=[{"kind": "diagonal", "cell": [0, 0], "rotation": 0}]),
+     ("puzzle.tiles[0].kind", "puzzles leave the diagonal tile out")),
     (lambda d: d.pop("puzzle"), ("puzzle", "missing key")),
     (lambda d: d.update(ruleset="robofacture"), ("ruleset", "Robofacture")),
 ])
@@ -228,7 +230,7 @@ def test_a_given_tile_is_drawn_and_an_answer_must_keep_it(tmp_path):
     assert "keeping its 1 given tile" in svg.read_text()
 
 
-def test_a_given_reservoir_leaves_uniqueness_unsettled_for_the_model_may_miss_layouts():
+def test_a_given_reservoir_leaves_uniqueness_unsettled_for_the_model_may_miss_layouts(tmp_path):
     """A given output reservoir must take flow in the model though a legal layout may leave it idle
     (`fix_to_layout`): the model finding no rival then proves nothing, and carving never gives one."""
     puzzle, answer = load_puzzle(UNIQUE), answer_of()
@@ -241,6 +243,12 @@ def test_a_given_reservoir_leaves_uniqueness_unsettled_for_the_model_may_miss_la
     carved = carve(random.Random(0), replace(puzzle, given=(tank,)), answer, 60, 1, 0, 0)
     assert not carved.unique and "the model cannot settle it: the puzzle gives a container or an output " \
         "reservoir" in carved.why_not
+    document = read_json(UNIQUE)   # the command says why, not "give more time" (QA)
+    document["puzzle"]["tiles"] = [{"kind": "output", "cell": list(tank.cell)}]
+    path = tmp_path / "given-output.json"
+    path.write_text(json.dumps(document))
+    said = " ".join(run("puzzle", "solve", path, "--workers", "1", "--time-limit", "20").stdout.split())
+    assert "which the model makes carry flow, so it may miss layouts: more time does not help" in said
 
 
 def test_carving_gives_a_tile_where_the_rival_uses_only_the_answers_cells():
