@@ -488,11 +488,9 @@ def analysis_summary(analysis: Analysis) -> Group:
     if bound:
         lines.append(Text(bound, style="dim"))
     shortfalls = analysis.shortfalls()
-    if not fell_short(shortfalls):
-        lines.append(Text(level_note(analysis), style="green"))
+    lost = fell_short(shortfalls)
+    lines.append(Text("where it fell short:", style="bold") if lost else Text(level_note(analysis), style="green"))
     if shortfalls:
-        if fell_short(shortfalls):
-            lines.append(Text("where it fell short:", style="bold"))
         width = max(len(s.signed) for s in shortfalls)
         for s in shortfalls:
             line = Text("  ")

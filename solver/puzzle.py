@@ -80,26 +80,26 @@ def _without_answer(ruleset: Ruleset, board: Board, catalog: Catalog, machines: 
     different, stays; and whether it holds every legal layout keeping the given tiles (not when a given tank must
     carry flow in the model though a legal layout may leave it idle: `fix_to_layout`)."""
     built = build_static_model(ruleset, board, catalog, list(machines))
-    exact = fix_to_layout(built, Layout(ruleset, board, catalog, (), given, {}, "the puzzle"), complete=False)
+    exact = fix_to_layout(built, answer.with_parts(machines=(), tiles=given), complete=False)
     ones, rest = layout_literals(built.vars, answer)
     built.model.AddBoolOr([literal.Not() for literal in ones] + rest)
     return built, exact
 
 
 def _solve_without_strays(built: StaticModel, deadline: float, workers: int,
-                          seed: int) -> tuple[cp_model.CpSolver, str, int | None]:
-    """Solve `built` until its answer has no stray part (`_forbid_strays` cuts each one it finds away)."""
+                          seed: int) -> tuple[cp_model.CpSolver, str, int | None, Layout | None]:
+    """Solve `built` until its answer has no stray part (`_forbid_strays` cuts each one it finds away); the
+    solver, its status, the stop signal, and the model's layout when it found one."""
     while True:
         solver, name, stopped = solve_interruptibly(built.model, max(deadline - time.monotonic(), 0.01), workers,
                                                     seed)
-        if (name not in ("OPTIMAL", "FEASIBLE")
-                or not _forbid_strays(built, layout_from_values(built.vars, solver.Value, False))):
-            return solver, name, stopped
+        found = layout_from_values(built.vars, solver.Value, False) if name in ("OPTIMAL", "FEASIBLE") else None
+        if found is None or not _forbid_strays(built, found):
+            return solver, name, stopped, found
 
 
-def _judged_other(built: StaticModel, solver: cp_model.CpSolver, score: int) -> Layout:
+def _judged_other(other: Layout, score: int) -> Layout:
     """The model's layout, which the checker must call legal and score at least `score` (the judge)."""
-    other = layout_from_values(built.vars, solver.Value, False)
     judged = check_layout(other)
     if not judged.legal or judged.score.total < score:
         raise PuzzleDisagreement(f"the model found another layout scoring {score}, the checker says "
@@ -140,10 +140,10 @@ def another_as_good(ruleset: Ruleset, board: Board, catalog: Catalog, machines: 
     built, exact = _without_answer(ruleset, board, catalog, machines, answer, given)
     built.model.Add(built.score >= best)
     built.model.ClearObjective()
-    solver, name, stopped = _solve_without_strays(built, start + time_limit, workers, seed)
+    _, name, stopped, found = _solve_without_strays(built, start + time_limit, workers, seed)
     seconds = time.monotonic() - start
-    if name in ("OPTIMAL", "FEASIBLE"):
-        return Uniqueness("another", _judged_other(built, solver, best), seconds, stopped)
+    if found is not None:
+        return Uniqueness("another", _judged_other(found, best), seconds, stopped)
     if name != "INFEASIBLE" or not exact:   # (a model short of some legal layouts proves nothing by finding none)
         return Uniqueness("unknown", None, seconds, stopped)
     swapped = tank_for_pipe(answer, best, given)
@@ -166,13 +166,12 @@ def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[
     one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea)."""
     start = time.monotonic()
     built, exact = _without_answer(ruleset, board, catalog, machines, answer, given)
-    solver, name, stopped = _solve_without_strays(built, start + time_limit, workers, seed)
+    solver, name, stopped, found = _solve_without_strays(built, start + time_limit, workers, seed)
     seconds = time.monotonic() - start
     proved = exact and stopped is None
-    if name not in ("OPTIMAL", "FEASIBLE"):
+    if found is None:
         return RunnerUp(None, name == "INFEASIBLE" and proved, None, seconds, stopped)
-    score = round(solver.ObjectiveValue())
-    other = _judged_other(built, solver, score)
+    other = _judged_other(found, round(solver.ObjectiveValue()))
     return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and proved, other, seconds, stopped)
 
 
@@ -338,11 +337,12 @@ def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile,
     does not (the other way round, the first benchmark kept 4 given tiles and no pillar on three 5 x 5 boards
     where 1-2 pillars had done). Each clue left is needed (given the others)."""
     printed = [tile for tile in given if tile not in puzzle.given]
-    for clue in [*printed, *carved]:   # (a cell is a tuple, a tile is not)
+    clues: list[tuple[Cell | None, Tile | None]] = [(None, tile) for tile in printed] + [(cell, None) for cell in carved]
+    for pillar, tile in clues:
         if time.monotonic() >= deadline:
             break
-        opened = without_pillar(board, clue) if isinstance(clue, tuple) else board
-        fewer = given if isinstance(clue, tuple) else tuple(tile for tile in given if tile != clue)
+        opened = board if pillar is None else without_pillar(board, pillar)
+        fewer = given if tile is None else tuple(kept for kept in given if kept != tile)
         asked = another_as_good(puzzle.ruleset, opened, puzzle.catalog, puzzle.machines,
                                 replace(answer, board=opened), puzzle.best, deadline - time.monotonic(), workers,
                                 seed, fewer)

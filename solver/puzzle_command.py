@@ -29,8 +29,8 @@ from models.wording import TILE_NAMES, counted
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
 from .command import ProgressLines, _dim, result_document
-from .puzzle import MOST_GIVEN, another_as_good, carve, generate, most_pillars, runner_up
-from .static import StaticResult, solve_static
+from .puzzle import GIVEN_KINDS, MOST_GIVEN, another_as_good, carve, generate, most_pillars, runner_up
+from .static import FIXED_UNKEEPABLE, StaticResult, solve_static
 
 _out = Terminal()
 _err = Terminal(stderr=True)
@@ -223,7 +223,7 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
                               fixed=question.given_layout if question.given else None)
     if result.layout is None:   # (QA: "the fixed layout", solve's word for what a puzzle gives)
         _err.print(f"no layout ({result.status}): "
-                   f"{(result.explanation or '').replace('the fixed layout cannot be kept', 'the given tiles cannot be kept')}")
+                   f"{(result.explanation or '').replace(FIXED_UNKEEPABLE, 'the given tiles cannot be kept')}")
         sys.exit(NOT_SOLVED_EXIT)
     return result
 
@@ -231,7 +231,7 @@ def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers:
 def _flowing_tanks(question: FactoryPuzzle) -> bool:
     """Whether the puzzle gives a container or an output reservoir: the model makes a fixed one carry flow, which a
     legal layout may not, so it may miss layouts and then proves neither the best nor its uniqueness."""
-    return any(tile.kind in ("supply", "output") for tile in question.given)
+    return any(tile.kind not in GIVEN_KINDS for tile in question.given)
 
 
 #: what the commands say when the model may miss layouts for a given tank (`_flowing_tanks`)

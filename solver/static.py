@@ -52,6 +52,8 @@ SKETCH_MANY = 6
 #: ninth; FN45,FN16,FN46,FN10,FN06 32 / 29 / 30 -> 34 / 38 / 32 on seeds 0-2
 SKETCH_MANY_UNBOUNDED = 3
 #: share of the time limit (and cap) for ruin-and-recreate moves on the best sketch (solver/sketch/improve.py),
+#: how an INFEASIBLE explanation starts when the `fixed` part can never be kept (`puzzle` words it its own way)
+FIXED_UNKEEPABLE = "the fixed layout cannot be kept"
 #: profit objective, SKETCH_MANY or more machines, nothing fixed; it gains most in its first 20 s
 #: (classic-A n8/s0 from 87: 93-94 after 20 s on five seeds; CP-SAT from 87 stood at 88 after 48 s)
 IMPROVE = (0.3, 60.0)
@@ -303,7 +305,7 @@ def solve_static(
     reason = infeasibility_reason(ruleset, board, catalog, must_place) if must_place else None
     if not reason and fixed is not None:
         unkeepable = fixed_part_reason(fixed, catalog, ids)
-        reason = f"the fixed layout cannot be kept: {unkeepable}" if unkeepable else None
+        reason = f"{FIXED_UNKEEPABLE}: {unkeepable}" if unkeepable else None
     if reason:
         return result("INFEASIBLE", explanation=reason)
     many = optional and len(ids) > OPTIONAL_WHOLE
@@ -338,7 +340,7 @@ def solve_static(
         try:
             exact = fix_to_layout(built, fixed, complete=False)
         except ValueError as exc:
-            return result("INFEASIBLE", explanation=f"the fixed layout cannot be kept: {exc}")
+            return result("INFEASIBLE", explanation=f"{FIXED_UNKEEPABLE}: {exc}")
     if topo.value is not None and built is not None:
         add_objective_bound(built, topo.value)
     build_seconds = time.monotonic() - t0
