@@ -19,6 +19,12 @@ from .layout import Layout, Tile
 from .rulesets import Ruleset
 
 
+def money_floor(money: int) -> int:
+    """The least money a build may leave: 1, or what an illegal earlier round already left below it (QA: a round
+    that earns more than it costs is not blamed again for an earlier round's shortfall; one that loses is)."""
+    return min(1, money)
+
+
 @dataclass
 class RoundReport:
     number: int                      # 1-based
@@ -266,14 +272,14 @@ class _Replayer:
 
     def unaffordable(self, rnd, before: Layout, after: Layout, money: int) -> bool:
         """Whether building would bring money below 1, the taken machine's income counted (as `check_floor`)."""
-        return money + self.taken_income(rnd) - self.build_cost(rnd, before, after) < 1
+        return money + self.taken_income(rnd) - self.build_cost(rnd, before, after) < money_floor(money)
 
     def check_floor(self, number: int, rnd, report: RoundReport, money: int) -> None:
         """`money-floor`: a build may not bring money below 1. The taken machine's income counts even while a
         fault withholds it (README, rules decisions): that fault is the game's violation, not the build, so
         the money shown may drop below 1 in an illegal game without a second violation for one mistake."""
         affordable = money + report.income + self.unearned.get(rnd.taken, 0) - report.cost
-        if affordable < 1:
+        if affordable < money_floor(money):
             self.add(number, "money-floor", f"building costs {report.cost} but money would drop to {affordable}; "
                      "it must stay at least 1", [rnd.taken])
 

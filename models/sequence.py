@@ -6,6 +6,7 @@ from typing import Any
 
 from .catalog import Catalog
 from .rulesets import Ruleset
+from .wording import counted
 
 
 def random_sequence(ruleset: Ruleset, catalog: Catalog, board_id: str, seed: int, players: int = 1,
@@ -21,7 +22,8 @@ def random_sequence(ruleset: Ruleset, catalog: Catalog, board_id: str, seed: int
     offered_per_round = 1 if solo else players
     needed = rounds * offered_per_round
     if needed > len(catalog.machines):
-        raise ValueError(f"{rounds} rounds x {offered_per_round} offers need {needed} machines; the catalogue has {len(catalog.machines)}")
+        raise ValueError(f"{counted(rounds, 'round')} x {counted(offered_per_round, 'offer')} need "
+                         f"{counted(needed, 'machine')}; the catalogue has {len(catalog.machines)}")
     deck = sorted(catalog.machines)
     random.Random(seed).shuffle(deck)
     return {

@@ -112,6 +112,32 @@ def test_money_may_not_drop_below_one_by_building():
     assert "money-floor" in rules_of(result)  # 1 + 5 - 6 = 0
 
 
+def test_money_left_below_one_by_an_earlier_round_is_one_fault_not_one_a_round():
+    """QA (2026-12-06): a round that broke the floor left money below 1, and the next round, which earned more
+    than it cost, was blamed for the same shortfall. A build is at fault only when it brings money below 1, or
+    lower still."""
+    poor = {"machines": [{"id": "FF43", "cell": [1, 2], "rotation": 0}],
+            "tiles": [{"kind": "supply", "color": "orange", "cell": [1, 1]}]
+            + [{"kind": "pipe", "cell": [1, c], "sides": ["W", "E"]} for c in range(4, 8)]
+            + [{"kind": "output", "cell": [1, 8]}]
+            + [{"kind": "pipe", "cell": [8, c], "sides": ["W", "E"]} for c in (3, 4)]}  # strays: cost 8
+
+    def second_round(pipes: int) -> dict:
+        """FF39 (income 9) laid with its 3 tiles and `pipes` stray pipes more."""
+        layout = copy.deepcopy(poor)
+        layout["machines"] += ROUND1["machines"]
+        layout["tiles"] += ROUND1["tiles"] + [{"kind": "pipe", "cell": [r, 0], "sides": ["N", "S"]}
+                                              for r in range(pipes)]
+        return {"offered": ["FF39"], "taken": "FF39", "layout": layout}
+
+    first = {"offered": ["FF43"], "taken": "FF43", "layout": poor}
+    gaining = replay(game([first, second_round(5)], start_money=1))  # 1 + 5 - 8 = -2, then -2 + 9 - 8 = -1
+    assert [r.money for r in gaining.rounds] == [-2, -1]
+    assert [number for number, v in gaining.violations if v.rule == "money-floor"] == [1]
+    losing = replay(game([first, second_round(7)], start_money=1))  # -2 + 9 - 10 = -3
+    assert [number for number, v in losing.violations if v.rule == "money-floor"] == [1, 2]
+
+
 def test_moving_a_machine_costs_two():
     round3 = copy.deepcopy(ROUND2)
     round3["machines"].append({"id": "FF43", "cell": [1, 2], "rotation": 0})

@@ -134,3 +134,10 @@ def test_a_byte_order_mark_is_read_as_nothing(tmp_path):
     from models.rulesets import get_ruleset
 
     assert _machine_list(None, str(ids), load_catalog(get_ruleset("factory-fun"))) == ["FF39"]
+
+
+def test_a_sequence_needing_more_machines_than_the_catalogue_says_so_in_good_english():
+    """QA: "1 rounds x 56 offers need 56 machines"."""
+    result = CliRunner().invoke(main, ["sequence", "random", "--players", "56", "--rounds", "1"])
+    assert result.exit_code != 0
+    assert "1 round x 56 offers need 56 machines; the catalogue has 55" in result.output, result.output
