@@ -66,7 +66,7 @@ def board_document(board: Board) -> dict:
     `factoryfun boards --json` output works as `--boards FILE`."""
     shape = board.all_drawn_cells()
     entry: dict = {"id": board.id, "geometry": board.geometry.name}
-    if shape == {(r, c) for r in range(board.rows) for c in range(board.cols)}:
+    if shape == board.geometry.rectangle(board.rows, board.cols):
         entry.update(rows=board.rows, cols=board.cols)
     else:
         entry["cells"] = sorted(map(list, shape))
@@ -110,7 +110,7 @@ def _shape(source: str, key: str, raw: dict, geometry: Geometry) -> tuple[set[Ce
             raise DocumentError(source, f"{key}.{needed}", "missing key (a board gives rows and cols, or cells)")
     rows = expect_int_in(source, f"{key}.rows", raw.get("rows"), 1, MAX_SIDE, "an integer row count", note=cap)
     cols = expect_int_in(source, f"{key}.cols", raw.get("cols"), 1, MAX_SIDE, "an integer column count", note=cap)
-    return {(r, c) for r in range(rows) for c in range(cols)}, rows, cols
+    return geometry.rectangle(rows, cols), rows, cols
 
 
 def _parse_board(source: str, key: str, raw: object) -> Board:

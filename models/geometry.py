@@ -29,6 +29,11 @@ class Geometry(ABC):
         rows = max(cell[self.row_index] for cell in cells) + 1
         return rows, max(cell[1 - self.row_index] for cell in cells) + 1
 
+    def rectangle(self, rows: int, cols: int) -> set[Cell]:
+        """The cells of a board `rows` high and `cols` wide on screen (hex [q, r]: r counts the rows; QA: a hex
+        board of 4 rows x 5 cols was laid as 5 rows of 4, and its drawings lost the last row)."""
+        return {(r, c) if self.row_index == 0 else (c, r) for r in range(rows) for c in range(cols)}
+
     def opposite(self, side: str) -> str:
         index = self.sides.index(side)
         return self.sides[(index + len(self.sides) // 2) % len(self.sides)]

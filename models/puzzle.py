@@ -9,7 +9,7 @@ A puzzle file is a boards file (`factoryfun boards --json`) with a `puzzle` bloc
     {"ruleset": "factory-fun",
      "boards": [{"id": "puzzle-3", "geometry": "square", "rows": 5, "cols": 5, "pillars": [[1, 2], [3, 3]]}],
      "puzzle": {"board": "puzzle-3", "machines": ["FF39", "FF31", "FF41"], "best": 22, "unique": true,
-                "runner_up": 21}}
+                "runner_up": 21, "rival": 21}}
 
 A puzzle may also print tiles on its board (`"tiles"` in the block, as a layout writes them): every answer
 keeps them where they are. Pillars take cells away from every other layout; a given tile is the clue when a
@@ -17,8 +17,8 @@ rival layout uses the answer's very cells (a container moved along its pipe, a m
 no pillar can part them.
 
 So every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
-puzzle.json` checks an answer's rules on the puzzle's board (`puzzle check` also its machines and given tiles). `best`, `unique` and `runner_up` (what the best other
-layout scores) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
+puzzle.json` checks an answer's rules on the puzzle's board (`puzzle check` also its machines and given tiles). `best`, `unique`, `runner_up` (what the best other
+layout scores) and `rival` (what the best layout placing some machine otherwise scores) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
 puzzle may leave them out, and `factoryfun puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
 twice, each stop with one line naming the file and the key.
 """
@@ -34,6 +34,7 @@ from .errors import DocumentError, as_json, expect, require_keys
 from .jsonio import read_json
 from .layout import Context, Layout, Tile, document_catalog, document_ruleset, parse_layout_body, tile_to_dict
 from .rulesets import Ruleset
+from .wording import with_article
 
 #: more machines than this make a puzzle no player solves by hand, and a uniqueness proof no one waits for
 MAX_MACHINES = 8
@@ -51,6 +52,7 @@ class FactoryPuzzle:
     unique: bool | None = None     # whether exactly one layout scores `best`
     runner_up: int | None = None   # what the best layout but that one scores (None: not known, or none)
     given: tuple[Tile, ...] = ()   # tiles printed on the board: every answer keeps them
+    rival: int | None = None       # what the best layout placing some machine otherwise scores (None: not known)
 
     @property
     def given_layout(self) -> Layout:
@@ -67,6 +69,8 @@ class FactoryPuzzle:
             block["unique"] = self.unique
         if self.runner_up is not None:
             block["runner_up"] = self.runner_up
+        if self.rival is not None:
+            block["rival"] = self.rival
         return {"ruleset": self.ruleset.id, "boards": [board_document(self.board)], "puzzle": block}
 
 
@@ -81,7 +85,7 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     ruleset = document_ruleset(source, document["ruleset"])
     boards = parse_boards(document, ruleset, source)
     raw = require_keys(source, "puzzle", document["puzzle"], {"board", "machines"},
-                       {"best", "unique", "runner_up", "tiles"})
+                       {"best", "unique", "runner_up", "rival", "tiles"})
     board_id = raw["board"]
     if not isinstance(board_id, str) or board_id not in boards:
         raise DocumentError(source, "puzzle.board", f"unknown board {as_json(board_id)} (the file's boards: "
@@ -94,18 +98,30 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     unique = raw.get("unique")
     if unique is not None:
         expect(source, "puzzle.unique", unique, bool, "true or false")
-    runner_up = raw.get("runner_up")
-    if runner_up is not None:
-        expect(source, "puzzle.runner_up", runner_up, int, "a whole score")
-        if best is not None and (runner_up > best or (unique and runner_up == best)):
-            raise DocumentError(source, "puzzle.runner_up", f"{runner_up} against a best of {best}: a runner-up "
-                                "scores at most the best, and less when the best is the only one")
+    runner_up = _second_score(source, "runner_up", raw, best, unique)
+    rival = _second_score(source, "rival", raw, best, unique)
+    if rival is not None and runner_up is not None and rival > runner_up:
+        raise DocumentError(source, "puzzle.rival", f"{rival} against a runner-up of {runner_up}: the rival is "
+                            "one of the other layouts, so it scores at most the runner-up")
     given = parse_layout_body(source, "puzzle", {"machines": [], "tiles": raw.get("tiles", [])},
                               Context(ruleset, boards[board_id], catalog)).tiles
     for i, tile in enumerate(given):   # (QA: read, then "INFEASIBLE: the option is off")
         if tile.kind == "diagonal":
             raise DocumentError(source, f"puzzle.tiles[{i}].kind", "puzzles leave the diagonal tile out")
-    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up, given)
+    return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up, given, rival)
+
+
+def _second_score(source: str, key: str, raw: dict[str, Any], best: int | None, unique: bool | None) -> int | None:
+    """A claimed score of a layout other than the best (`runner_up`, `rival`): at most the best, less when the
+    best is the only one."""
+    score = raw.get(key)
+    if score is not None:
+        expect(source, f"puzzle.{key}", score, int, "a whole score")
+        if best is not None and (score > best or (unique and score == best)):
+            raise DocumentError(source, f"puzzle.{key}", f"{score} against a best of {best}: "
+                                f"{with_article(key.replace('_', '-'))} scores at most the best, and less when the "
+                                "best is the only one")
+    return score
 
 
 def _machines(source: str, raw: Any, catalog: Catalog) -> tuple[str, ...]:

@@ -42,7 +42,7 @@ def row(kind: tuple, seed: int, time_limit: float, workers: int) -> dict:
     again = another_as_good(ruleset, puzzle.board, catalog, puzzle.machines, found.answer, puzzle.best, 120,
                             workers, given=puzzle.given)
     return base | {"machines": ",".join(puzzle.machines), "best": puzzle.best, "runner_up": puzzle.runner_up,
-                   "attempts": found.attempts,
+                   "rival": puzzle.rival, "attempts": found.attempts,
                    "carved": found.carved, "pillars": len(puzzle.board.pillars), "given": len(puzzle.given),
                    "checker_agrees": judged.legal and judged.score.total == puzzle.best,
                    "unique_again": again.verdict == "unique", "unique_seconds": round(again.seconds, 2)}
@@ -54,18 +54,18 @@ def _count(column: pd.Series) -> int:
 
 
 def summary(frame: pd.DataFrame, command: str) -> str:
-    frame = frame.assign(margin=frame["best"] - frame["runner_up"])
+    frame = frame.assign(margin=frame["best"] - frame["runner_up"], rival_margin=frame["best"] - frame["rival"])
     per_kind = (frame.groupby("kind", sort=False)
                 .agg(generations=("seed", "count"), found=("found", "sum"), median_seconds=("seconds", "median"),
                      median_attempts=("attempts", "median"), median_carved=("carved", "median"),
                      median_given=("given", "median"),
-                     median_margin=("margin", "median"),
+                     median_margin=("margin", "median"), median_rival_margin=("rival_margin", "median"),
                      unique_again=("unique_again", _count), checker_agrees=("checker_agrees", _count))
                 .reset_index())
     return "\n".join(["# Factory Fun puzzle benchmark", "", f"Command: `{command}`", "",
                       "One generation per seed. `found`: generations that ended with a puzzle whose best layout "
                       "is proved optimal and the only one; `median_*` over all generations (seconds) or the "
-                      "found ones (draws, pillars carved, tiles given, margin: best - runner-up, the best other layout's score); `unique_again`: found puzzles whose uniqueness a "
+                      "found ones (draws, pillars carved, tiles given, margin: best - runner-up, the best other layout's score; rival margin: best - rival, the best score of a layout placing some machine otherwise); `unique_again`: found puzzles whose uniqueness a "
                       "fresh model proved again; `checker_agrees`: answers the rule checker finds legal at the "
                       "puzzle's best.", "", per_kind.to_markdown(index=False), "", "## Generations", "",
                       frame.to_markdown(index=False), ""])

@@ -74,15 +74,16 @@ class Uniqueness:
 
 
 def _without_answer(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
-                    answer: Layout, given: tuple[Tile, ...]) -> tuple[StaticModel, bool]:
+                    answer: Layout, given: tuple[Tile, ...], placed_otherwise: bool = False) -> tuple[StaticModel, bool]:
     """The full static model (limits hard) of `machines` on `board`, the `given` tiles kept, with `answer` itself
     forbidden: one clause over every machine placement and tile literal, so any other layout, however slightly
-    different, stays; and whether it holds every legal layout keeping the given tiles (not when a given tank must
-    carry flow in the model though a legal layout may leave it idle: `fix_to_layout`)."""
+    different, stays (`placed_otherwise`: one clause over the answer's machine placements, so only layouts that
+    place some machine elsewhere or turned stay); and whether it holds every legal layout keeping the given tiles
+    (not when a given tank must carry flow in the model though a legal layout may leave it idle: `fix_to_layout`)."""
     built = build_static_model(ruleset, board, catalog, list(machines))
     exact = fix_to_layout(built, answer.with_parts(machines=(), tiles=given), complete=False)
-    ones, rest = layout_literals(built.vars, answer)
-    built.model.AddBoolOr([literal.Not() for literal in ones] + rest)
+    ones, rest = layout_literals(built.vars, answer.with_parts(tiles=()) if placed_otherwise else answer)
+    built.model.AddBoolOr([literal.Not() for literal in ones] + ([] if placed_otherwise else rest))
     return built, exact
 
 
@@ -161,11 +162,16 @@ class RunnerUp:
 
 def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
               answer: Layout, time_limit: float, workers: int = 2, seed: int = 0,
-              given: tuple[Tile, ...] = ()) -> RunnerUp:
+              given: tuple[Tile, ...] = (), placed_otherwise: bool = False) -> RunnerUp:
     """The best legal layout other than `answer`: how close a player can come without finding it (a runner-up
-    one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea)."""
+    one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea).
+
+    Nearly every answer has a runner-up one point short, the same factory with an output reservoir more, so
+    `placed_otherwise` asks for the **rival** instead: the best layout that places some machine elsewhere or
+    turned, the best factory of another idea (exact for the same reason as the uniqueness question: a layout
+    the model cannot hold, a pipe swapped for a tank, scores what its pipe version scores)."""
     start = time.monotonic()
-    built, exact = _without_answer(ruleset, board, catalog, machines, answer, given)
+    built, exact = _without_answer(ruleset, board, catalog, machines, answer, given, placed_otherwise)
     solver, name, stopped, found = _solve_without_strays(built, start + time_limit, workers, seed)
     seconds = time.monotonic() - start
     proved = exact and stopped is None
@@ -226,7 +232,7 @@ def draw(rng: random.Random, ruleset: Ruleset, catalog: Catalog, rows: int, cols
     and `machines` machines of the catalogue that could feed one another as one group (`linked`; drawn again up
     to LINK_TRIES times): about 40 % of random pairs feed neither way, and their puzzle would be two separate
     factories side by side, with no chain to find."""
-    cells = {(r, c) for r in range(rows) for c in range(cols)}
+    cells = ruleset.geometry.rectangle(rows, cols)
     placed = set(rng.sample(sorted(cells), pillars))
     board = Board(name, ruleset.geometry, frozenset(cells - placed), frozenset(), frozenset(placed), rows, cols)
     for _ in range(LINK_TRIES):
@@ -287,7 +293,8 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
           most: int, most_given: int = MOST_GIVEN) -> Carved:
     """Pillars on cells other best layouts use, one at a time, or (where another uses only the answer's cells)
     one of the answer's tiles printed on the board, until the answer is proved the only one or that fails (see
-    the module's docstring); then the runner-up's score (`runner_up`) when it is proved in time."""
+    the module's docstring); then the runner-up's and the rival's scores (`runner_up`, `rival`) when they are
+    proved in time."""
     deadline = time.monotonic() + time_limit
     board, given, carved, printed = puzzle.board, puzzle.given, [], 0
     while True:
@@ -297,11 +304,9 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
         if asked.verdict == "unique":
             board, given = _without_spare_clues(puzzle, board, given, carved, answer, deadline, workers, seed)
             answer = replace(answer, board=board)
-            second = runner_up(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer,
-                               min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed, given)
-            pass_on(second.stop_signal)
-            return Carved(replace(puzzle, board=board, given=given, unique=True,
-                                  runner_up=second.score if second.proved else None),
+            second, rival = (_proved_second(puzzle, board, answer, deadline, workers, seed, given, placed_otherwise)
+                             for placed_otherwise in (False, True))
+            return Carved(replace(puzzle, board=board, given=given, unique=True, runner_up=second, rival=rival),
                           answer, len(board.pillars - puzzle.board.pillars), given=len(given) - len(puzzle.given))
         here = replace(puzzle, board=board, given=given)
         if asked.other is None or time.monotonic() >= deadline:
@@ -326,6 +331,16 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
                    else "another layout as good uses only the answer's cells and differs from it only in its "
                         "machines or tanks: no pillar or given tile parts them")
             return Carved(here, answer, len(carved), why, asked.other, printed)
+
+
+def _proved_second(puzzle: FactoryPuzzle, board: Board, answer: Layout, deadline: float, workers: int, seed: int,
+                   given: tuple[Tile, ...], placed_otherwise: bool) -> int | None:
+    """A carved puzzle's runner-up (`placed_otherwise`: rival) score when proved in RUNNER_UP_SECONDS at most."""
+    second = runner_up(puzzle.ruleset, board, puzzle.catalog, puzzle.machines, answer,
+                       min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed, given,
+                       placed_otherwise)
+    pass_on(second.stop_signal)
+    return second.score if second.proved else None
 
 
 def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile, ...], carved: list[Cell],

@@ -59,7 +59,9 @@ def _question(puzzle_: FactoryPuzzle) -> str:
     if puzzle_.best is None:
         return ask
     only = {True: ", and only one layout does", False: " (more than one layout does)", None: ""}[puzzle_.unique]
-    second = "" if puzzle_.runner_up is None else f" (the runner-up: {puzzle_.runner_up})"
+    seconds = ([f"the runner-up: {puzzle_.runner_up}"] if puzzle_.runner_up is not None else []) + (
+        [f"the machines placed otherwise: {puzzle_.rival} at best"] if puzzle_.rival is not None else [])
+    second = f" ({'; '.join(seconds)})" if seconds else ""
     return f"{ask}: the best factory scores {puzzle_.best}{only}{second}"
 
 
@@ -163,16 +165,17 @@ def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, o
     if answer_path:
         proved = StaticResult("OPTIMAL", answer, puzzle_.best, puzzle_.best, 0.0, seconds, 0.0, None, None,
                               check=check_layout(answer))
-        _write(answer_path, json_text(_answer_document(proved, True, puzzle_.runner_up)))
+        _write(answer_path, json_text(_answer_document(proved, True, puzzle_.runner_up, puzzle_.rival)))
     if svg_path:
         _write(svg_path, _puzzle_svg(puzzle_))
 
 
-def _answer_document(result: StaticResult, unique: bool | None, runner_up: int | None) -> dict[str, Any]:
+def _answer_document(result: StaticResult, unique: bool | None, runner_up: int | None,
+                     rival: int | None) -> dict[str, Any]:
     """The answer as `solve --out` writes a layout (`result_document`, FORMATS.md), its result saying whether it
-    is the only best and what the runner-up scores."""
+    is the only best and what the runner-up and the rival score."""
     document = result_document(result)
-    document["result"].update(unique=unique, runner_up=runner_up)
+    document["result"].update(unique=unique, runner_up=runner_up, rival=rival)
     return document
 
 
@@ -196,15 +199,19 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
         asked = another_as_good(question.ruleset, question.board, question.catalog, question.machines,
                                 result.layout, result.objective, time_left(time_limit), workers, seed, question.given)
     unique = None if asked is None else asked.unique
-    second = None
+    second = rival = None
     if unique and time_left(time_limit) > 0:
         second = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
                            time_left(time_limit), workers, seed, question.given)
-    document = _answer_document(result, unique, second.score if second is not None and second.proved else None)
+    if unique and time_left(time_limit) > 0 and second.stop_signal is None:
+        rival = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
+                          time_left(time_limit), workers, seed, question.given, placed_otherwise=True)
+    document = _answer_document(result, unique, *(None if found is None or not found.proved else found.score
+                                                   for found in (second, rival)))
     if as_json:
         click.echo(json_text(document), nl=False)
     else:
-        _report_solved(question, result, asked, second)
+        _report_solved(question, result, asked, second, rival)
     if out_path:
         _write(out_path, json_text(document))
     if svg_path:
@@ -288,7 +295,7 @@ def _uniqueness_words(status: str, unique: bool | None) -> str:
     return {True: "proved the only best", False: "another is as good", None: "not proved the only one"}[unique]
 
 
-def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
+def _report_solved(question: FactoryPuzzle, result, asked, second, rival) -> None:
     from models.render.text import print_layout
 
     print_layout(_out, result.layout)
@@ -305,12 +312,32 @@ def _report_solved(question: FactoryPuzzle, result, asked, second) -> None:
     elif asked is not None and asked.verdict == "unknown":
         _out.print(f"whether another layout is as good was not settled in {asked.seconds:.1f}s: "
                    + (FLOWING_TANKS if _flowing_tanks(question) else "give more time"))
-    if second is not None and second.score is not None:
-        sure = "proved" if second.proved else "the best found in the time, not proved"
-        _out.print(f"the runner-up (the best other layout) scores {second.score}, {result.objective - second.score} "
-                   f"less ({sure}, {second.seconds:.1f}s)")
-    if question.best is not None and result.status == "OPTIMAL" and question.best != result.objective:
-        _out.print(f"the puzzle says its best scores {question.best}; the best proved here scores {result.objective}")
+    for found, what, none in ((second, "the runner-up (the best other layout)", "no other layout is legal"),
+                              (rival, "the rival (the best layout placing some machine otherwise)",
+                               "no other placement of the machines makes a legal layout")):
+        if found is not None and found.score is not None:
+            sure = "proved" if found.proved else "the best found in the time, not proved"
+            _out.print(f"{what} scores {found.score}, {result.objective - found.score} less ({sure}, "
+                       f"{found.seconds:.1f}s)")
+        elif found is not None and found.proved:
+            _out.print(f"{none} ({found.seconds:.1f}s)")
+    for wrong in _wrong_claims(question, result, asked, second, rival):
+        _out.print(wrong)
+
+
+def _wrong_claims(question: FactoryPuzzle, result, asked, second, rival) -> list[str]:
+    """The puzzle's claims (best, unique, runner-up, rival) that what `solve` proved contradicts, each in a line
+    (QA: a wrong `best` was said, a wrong `unique` or `runner_up` echoed and passed over)."""
+    proved = {"best": result.objective if result.status == "OPTIMAL" else None,
+              "unique": None if asked is None or asked.verdict == "unknown" else asked.unique,
+              "runner-up": second.score if second is not None and second.proved else None,
+              "rival": rival.score if rival is not None and rival.proved else None}
+    claimed = {"best": question.best, "unique": question.unique, "runner-up": question.runner_up,
+               "rival": question.rival}
+    words = {True: "its best is the only one", False: "more than one layout scores its best"}
+    return [f"the puzzle says {words[claimed[key]] if key == 'unique' else f'its {key} scores {claimed[key]}'}; "
+            f"proved here: {words[proved[key]] if key == 'unique' else f'{proved[key]}'}"
+            for key in claimed if claimed[key] is not None and proved[key] is not None and claimed[key] != proved[key]]
 
 
 def _puzzle_violations(question: FactoryPuzzle, answer: Layout) -> list[str]:
@@ -371,6 +398,9 @@ def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], sha
         ["not an answer: " + "; ".join(wrong)] if wrong else [])
     if faults:   # (QA: an illegal answer that also left a machine out named only the rules)
         return "; ".join(faults)
+    if solved and score > question.best:   # (QA: "solved: 4, the best" where the puzzle claimed 3)
+        return (f"solved: {score}, more than the puzzle's best of {question.best}: its claim is wrong "
+                "(`factoryfun puzzle solve` proves the best)")
     if solved:
         return (f"solved: {score}, the best" + (", and the only layout that scores it" if question.unique else ""))
     if question.best is None:

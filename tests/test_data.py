@@ -67,6 +67,22 @@ def test_a_board_given_by_its_cells_is_as_many_rows_and_columns_as_its_cells_spa
     assert (hexes.rows, hexes.cols) == (5, 2)     # hex [q, r]: r is the row
 
 
+def test_a_hex_board_of_rows_and_cols_is_that_many_rows_on_screen_and_reads_back_the_same():
+    """QA: a hex puzzle of 4 rows x 5 cols was laid as 5 rows of 4 ([q, r] cells built as [row, col]), so its
+    drawing lost the last row and `check` crashed on a fault there."""
+    from models.board import board_document, parse_boards
+
+    funner = get_ruleset("factory-funner")
+    board = parse_boards({"ruleset": "factory-funner", "boards": [{"id": "h", "geometry": "hex", "rows": 4,
+                                                                    "cols": 5}]}, funner, "h.json")["h"]
+    assert max(r for _, r in board.cells) == 3 and max(q for q, _ in board.cells) == 4
+    assert (board.rows, board.cols) == (4, 5) == funner.geometry.extent(board.cells)
+    written = board_document(board)
+    assert (written["rows"], written["cols"]) == (4, 5) and "cells" not in written
+    again = parse_boards({"ruleset": "factory-funner", "boards": [written]}, funner, "again.json")["h"]
+    assert again.cells == board.cells
+
+
 def test_expert_pillars_are_all_kept():
     boards = load_boards(FF)
     assert len(boards["expert-A"].pillars) == 4 and len(boards["expert-E"].pillars) == 3

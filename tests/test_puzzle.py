@@ -68,6 +68,9 @@ def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     (lambda d: d["puzzle"].update(runner_up=22), ("puzzle.runner_up", "less when the best is the only one")),
     (lambda d: d["puzzle"].update(runner_up=23, unique=False), ("puzzle.runner_up", "at most the best")),
     (lambda d: d["puzzle"].update(runner_up=1.5), ("puzzle.runner_up", "a whole score")),
+    (lambda d: d["puzzle"].update(rival=22), ("puzzle.rival", "a rival scores at most the best, and less")),
+    (lambda d: d["puzzle"].update(runner_up=20, rival=21), ("puzzle.rival", "scores at most the runner-up")),
+    (lambda d: d["puzzle"].update(rival="21"), ("puzzle.rival", "a whole score")),
     (lambda d: d["puzzle"].update(hint=1), ("puzzle.hint", "unknown key")),
     (lambda d: d["puzzle"].update(tiles=[{"kind": "pipe", "cell": [1, 2], "sides": ["N", "S"]}]),
      ("puzzle.tiles[0]", "pillar")),
@@ -437,13 +440,59 @@ def test_solve_says_not_settled_when_the_uniqueness_question_runs_out_of_time(mo
     assert "was not settled" in shown.stdout
 
 
-def test_solve_says_when_the_puzzles_claimed_best_is_not_what_it_proves(tmp_path):
+def test_solve_says_which_of_the_puzzles_claims_are_not_what_it_proves(tmp_path):
+    """QA: a wrong `best` was said, a wrong `unique` or `runner_up` echoed and passed over."""
     document = read_json(UNIQUE)
-    document["puzzle"]["best"] = 23
+    document["puzzle"].update(best=23, unique=False, runner_up=20, rival=19)   # proved: 22, unique, 21, 21
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(document))
     result = run("puzzle", "solve", path, "--workers", "1")
-    assert "the puzzle says its best scores 23; the best proved here scores 22" in result.stdout
+    assert "the puzzle says its best scores 23; proved here: 22" in result.stdout
+    assert "the puzzle says more than one layout scores its best; proved here: its best is the only one" \
+        in result.stdout
+    assert "the puzzle says its runner-up scores 20; proved here: 21" in result.stdout
+    assert "the puzzle says its rival scores 19; proved here: 21" in result.stdout
+    honest = run("puzzle", "solve", UNIQUE, "--workers", "1")
+    assert honest.exit_code == 0 and "the puzzle says" not in honest.stdout
+
+
+def test_check_says_an_answer_above_the_claimed_best_proves_the_claim_wrong(tmp_path):
+    """QA: "solved: 4, the best" where the puzzle claimed 3."""
+    document = read_json(UNIQUE)
+    document["puzzle"].update(best=21, runner_up=20, rival=20)
+    path = tmp_path / "low.json"
+    path.write_text(json.dumps(document))
+    result = run("puzzle", "check", path, ANSWER)
+    assert result.exit_code == 0
+    assert "solved: 22, more than the puzzle's best of 21: its claim is wrong" in result.stdout
+
+
+def test_the_rival_places_some_machine_otherwise_and_the_checker_scores_it():
+    """Nearly every answer has a runner-up one point short (the same factory with a reservoir more), so the rival
+    is the best layout placing some machine elsewhere or turned: legal, another placement, at most the runner-up."""
+    puzzle, answer = load_puzzle(UNIQUE), answer_of()
+    rival = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1,
+                      placed_otherwise=True)
+    second = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1)
+    placements = {(m.id, m.cell, m.rotation) for m in answer.machines}
+    assert rival.proved and rival.score == puzzle.rival == 21 and rival.score <= second.score
+    assert {(m.id, m.cell, m.rotation) for m in rival.layout.machines} != placements
+    assert check_layout(rival.layout).legal and check_layout(rival.layout).score.total == rival.score
+    shown = run("puzzle", "solve", UNIQUE, "--workers", "1")
+    assert "the rival (the best layout placing some machine otherwise) scores 21, 1 less (proved" in shown.stdout
+
+
+def test_a_lone_machine_placed_nowhere_else_has_no_rival():
+    """The tiny puzzles' machines fit one way only: no rival, proved (the brute force finds none either)."""
+    path = TESTS_DATA / "puzzle-tiny-one.json"
+    puzzle = load_puzzle(path)
+    answer = load_layout(TESTS_DATA / "puzzle-tiny-one-answer.json", boards_path=path)
+    rival = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1,
+                      placed_otherwise=True)
+    assert rival.proved and rival.score is None
+    found = legal_layouts(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, puzzle.best - 6)
+    assert {tuple(sorted((m.id, m.cell, m.rotation) for m in layout.machines)) for layout in found} == \
+        {tuple(sorted((m.id, m.cell, m.rotation) for m in answer.machines))}
 
 
 def test_carve_makes_a_hand_made_puzzle_unique_and_writes_it(tmp_path):
