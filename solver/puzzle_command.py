@@ -334,9 +334,13 @@ def _wrong_claims(question: FactoryPuzzle, result, asked, second, rival) -> list
               "rival": rival.score if rival is not None and rival.proved else None}
     claimed = {"best": question.best, "unique": question.unique, "runner-up": question.runner_up,
                "rival": question.rival}
-    words = {True: "its best is the only one", False: "more than one layout scores its best"}
-    return [f"the puzzle says {words[claimed[key]] if key == 'unique' else f'its {key} scores {claimed[key]}'}; "
-            f"proved here: {words[proved[key]] if key == 'unique' else f'{proved[key]}'}"
+
+    def said(key: str, value: object) -> str:
+        if key != "unique":
+            return f"its {key} scores {value}"
+        return "its best is the only one" if value else "more than one layout scores its best"
+
+    return [f"the puzzle says {said(key, claimed[key])}; proved here: {said(key, proved[key])}"
             for key in claimed if claimed[key] is not None and proved[key] is not None and claimed[key] != proved[key]]
 
 

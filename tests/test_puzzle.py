@@ -447,11 +447,11 @@ def test_solve_says_which_of_the_puzzles_claims_are_not_what_it_proves(tmp_path)
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(document))
     result = run("puzzle", "solve", path, "--workers", "1")
-    assert "the puzzle says its best scores 23; proved here: 22" in result.stdout
+    assert "the puzzle says its best scores 23; proved here: its best scores 22" in result.stdout
     assert "the puzzle says more than one layout scores its best; proved here: its best is the only one" \
         in result.stdout
-    assert "the puzzle says its runner-up scores 20; proved here: 21" in result.stdout
-    assert "the puzzle says its rival scores 19; proved here: 21" in result.stdout
+    assert "the puzzle says its runner-up scores 20; proved here: its runner-up scores 21" in result.stdout
+    assert "the puzzle says its rival scores 19; proved here: its rival scores 21" in result.stdout
     honest = run("puzzle", "solve", UNIQUE, "--workers", "1")
     assert honest.exit_code == 0 and "the puzzle says" not in honest.stdout
 
