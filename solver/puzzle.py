@@ -178,7 +178,13 @@ def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[
     if found is None:
         return RunnerUp(None, name == "INFEASIBLE" and proved, None, seconds, stopped)
     other = _judged_other(found, round(solver.ObjectiveValue()))
+    if placed_otherwise and _placements(other) == _placements(answer):
+        raise PuzzleDisagreement("the model's rival places every machine as the answer does")
     return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and proved, other, seconds, stopped)
+
+
+def _placements(layout: Layout) -> set[tuple[str, Cell, int]]:
+    return {(machine.id, machine.cell, machine.rotation) for machine in layout.machines}
 
 
 def _forbid_strays(built: StaticModel, layout: Layout) -> bool:
