@@ -100,6 +100,10 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
         expect(source, "puzzle.unique", unique, bool, "true or false")
     runner_up = _second_score(source, "runner_up", raw, best, unique)
     rival = _second_score(source, "rival", raw, best, unique)
+    if unique is False and best is not None and runner_up is not None and runner_up != best:
+        # (QA: read, then restated as "more than one layout does (the runner-up: 17)")
+        raise DocumentError(source, "puzzle.runner_up", f"{runner_up} against a best of {best} that more than one "
+                            "layout scores: the best other layout then scores the best too")
     if rival is not None and runner_up is not None and rival > runner_up:
         raise DocumentError(source, "puzzle.rival", f"{rival} against a runner-up of {runner_up}: the rival is "
                             "one of the other layouts, so it scores at most the runner-up")

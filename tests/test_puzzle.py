@@ -71,6 +71,7 @@ def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     (lambda d: d["puzzle"].update(rival=22), ("puzzle.rival", "a rival scores at most the best, and less")),
     (lambda d: d["puzzle"].update(runner_up=20, rival=21), ("puzzle.rival", "scores at most the runner-up")),
     (lambda d: d["puzzle"].update(rival="21"), ("puzzle.rival", "a whole score")),
+    (lambda d: d["puzzle"].update(unique=False), ("puzzle.runner_up", "the best other layout then scores the best")),
     (lambda d: d["puzzle"].update(hint=1), ("puzzle.hint", "unknown key")),
     (lambda d: d["puzzle"].update(tiles=[{"kind": "pipe", "cell": [1, 2], "sides": ["N", "S"]}]),
      ("puzzle.tiles[0]", "pillar")),
@@ -443,14 +444,14 @@ def test_solve_says_not_settled_when_the_uniqueness_question_runs_out_of_time(mo
 def test_solve_says_which_of_the_puzzles_claims_are_not_what_it_proves(tmp_path):
     """QA: a wrong `best` was said, a wrong `unique` or `runner_up` echoed and passed over."""
     document = read_json(UNIQUE)
-    document["puzzle"].update(best=23, unique=False, runner_up=20, rival=19)   # proved: 22, unique, 21, 21
+    document["puzzle"].update(best=23, unique=False, runner_up=23, rival=19)   # proved: 22, unique, 21, 21
     path = tmp_path / "claims.json"
     path.write_text(json.dumps(document))
     result = run("puzzle", "solve", path, "--workers", "1")
     assert "the puzzle says its best scores 23; proved here: its best scores 22" in result.stdout
     assert "the puzzle says more than one layout scores its best; proved here: its best is the only one" \
         in result.stdout
-    assert "the puzzle says its runner-up scores 20; proved here: its runner-up scores 21" in result.stdout
+    assert "the puzzle says its runner-up scores 23; proved here: its runner-up scores 21" in result.stdout
     assert "the puzzle says its rival scores 19; proved here: its rival scores 21" in result.stdout
     honest = run("puzzle", "solve", UNIQUE, "--workers", "1")
     assert honest.exit_code == 0 and "the puzzle says" not in honest.stdout

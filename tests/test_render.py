@@ -403,3 +403,15 @@ def test_the_picture_is_wide_enough_for_its_title(rulebook: Layout, title_length
     assert width >= LEFT + 0.55 * TITLE_SIZE * title_length
     if title_length == 10:   # a short title leaves the picture as the board and legend make it
         assert width == float(ET.fromstring(layout_svg(rulebook, title="x")).get("width"))
+
+
+def test_a_narrow_hex_board_keeps_its_key_line_whole(tmp_path) -> None:
+    """QA: a one-hex-wide board cut the key to "q,r in each empty hex;"."""
+    from click.testing import CliRunner
+
+    from cli import main
+
+    boards = tmp_path / "column.json"
+    boards.write_text('{"ruleset": "factory-funner", "boards": [{"id": "col", "geometry": "hex", "rows": 7, "cols": 1}]}')
+    shown = CliRunner().invoke(main, ["boards", "col", "--ruleset", "factory-funner", "--boards", str(boards)])
+    assert shown.exit_code == 0 and "q,r in each empty hex\n" in shown.output and ";" not in shown.output

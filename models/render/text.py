@@ -178,6 +178,10 @@ def _draw_floor(canvas: _Canvas, board: Board, occupied: set[Cell]) -> None:
             canvas.write(x, y + row, char * spec.width, fg=fg)
 
 
+#: the hex drawing's key line, longest first: the first that fits the drawing's width is written
+HEX_KEYS = ("q,r in each empty hex; row r at the left", "q,r in each empty hex", "q,r in each hex", "q,r")
+
+
 def _draw_numbers(canvas: _Canvas, board: Board) -> None:
     """Row numbers at the left; square boards also get column numbers on top."""
     spec = _spec(board)
@@ -187,7 +191,9 @@ def _draw_numbers(canvas: _Canvas, board: Board) -> None:
         for col in range(board.cols):
             canvas.write(MARGIN + col * spec.width + spec.centre[0], 0, str(col), fg="grey70", bold=True)
     else:
-        canvas.write(0, 0, "q,r in each empty hex; row r at the left", fg="grey58")
+        # (QA: a one-hex-wide board cut the line to "q,r in each empty hex;"): the longest that fits whole
+        fits = [text for text in HEX_KEYS if len(text) <= canvas.width] or [HEX_KEYS[-1]]
+        canvas.write(0, 0, fits[0], fg="grey58")
 
 
 def _machine_tones(scene: Scene) -> dict[int, str]:
