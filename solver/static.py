@@ -134,6 +134,12 @@ WALK_AGAIN_SEED = 7919
 #: time buys new starts; the last share of the time is left to the CP-SAT search from the best layout
 WALK_ROUND = ((1 / 30, 10.0), (2 / 15, 40.0))
 WALK_AGAIN_RESERVE = 0.05
+#: sets that walk throughout leave CP-SAT this share of the time at the end; three machines half of it: of 11
+#: random Funner triples (20 s, one worker) two ended a point higher (one of them proved) and none lower, and
+#: QA's FN34,FN48,FN27 is proved at 20 where the walks stopped at 19; for 4-6 machines half the time cost one
+#: of 9 random sets 5 points and moved none up
+THROUGHOUT_RESERVE = {3: 0.5}
+THROUGHOUT_RESERVE_DEFAULT = 0.05
 #: a round's moves stop once no walk of it has improved for max(seconds, share of the time limit): rounds
 #: find their best early (classic-C n8/s0 and set 1 of 8 machines, 10 s of sketches then 40 s of moves:
 #: the best at 6-22 s into the round), so the rest of the moves buys fewer new starts
@@ -416,7 +422,7 @@ class _Phases:
     later_stall: float | None     # ... the phases after the sketches, on a share of it
     moves: bool                   # ruin-and-recreate moves after the sketches
     fresh_walks: bool             # rounds of fresh walks may take time from the main search and a capped proof
-    walks_throughout: bool        # rounds of walks until the last WALK_AGAIN_RESERVE of the time
+    walks_throughout: bool        # rounds of walks until the last THROUGHOUT_RESERVE of the time
     prove_points: float | None    # how far under the bound the best may be for the prover to run; None: never
     rounds_first: bool            # walks in rounds from the start
 
@@ -434,7 +440,7 @@ def _phases(ruleset: Ruleset, ids: list[str], objective: str, optional: bool, ti
              and len(ids) >= (SKETCH_MANY_UNBOUNDED if unbounded else SKETCH_MANY))
     fresh_walks = sketches and hint is None and fixed is None
     # 3-6 machines where nothing can be proved (no triangle cuts: the bound stays the geometry-free one, 10-20
-    # points up) walk in rounds of fresh sketches and moves until the last WALK_AGAIN_RESERVE of the time, with
+    # points up) walk in rounds of fresh sketches and moves until the last THROUGHOUT_RESERVE of the time, with
     # no prover and no main CP-SAT search before: 9 random Funner sets of 3-6 machines (20 s, one worker) ended
     # at 49 / 53 against 38 / 52 on two, the same on seven; one bound a point higher (CP-SAT had lowered it)
     walks_throughout = unbounded and moves and fresh_walks and not optional and not proved_late
@@ -689,7 +695,9 @@ class _Solve:
         """After the first layout: the relaxations beside, laid arrangements, walks or CP-SAT, the prover, and
         CP-SAT to the end."""
         phases, ids, time_limit, deadline = self.phases, self.ids, self.time_limit, self.deadline
-        rounds_end = deadline - (WALK_AGAIN_RESERVE if phases.walks_throughout else PROVE_LATE_SHARE) * time_limit
+        reserve = (THROUGHOUT_RESERVE.get(len(ids), THROUGHOUT_RESERVE_DEFAULT) if phases.walks_throughout
+                   else PROVE_LATE_SHARE)
+        rounds_end = deadline - reserve * time_limit
         joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
         joined = (self.beside.enter_context(_joined_beside(self.ruleset, self.catalog, ids,
                                                            joined_until - time.monotonic()))
