@@ -210,6 +210,8 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
                                                    for found in (second, rival)))
     if as_json:
         click.echo(json_text(document), nl=False)
+        for wrong in _wrong_claims(question, result, asked, second, rival):   # (QA: said nowhere with --json)
+            _err.print(wrong)
     else:
         _report_solved(question, result, asked, second, rival)
     if out_path:

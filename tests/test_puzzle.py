@@ -455,6 +455,9 @@ def test_solve_says_which_of_the_puzzles_claims_are_not_what_it_proves(tmp_path)
     assert "the puzzle says its rival scores 19; proved here: its rival scores 21" in result.stdout
     honest = run("puzzle", "solve", UNIQUE, "--workers", "1")
     assert honest.exit_code == 0 and "the puzzle says" not in honest.stdout
+    printed = CliRunner().invoke(main, ["puzzle", "solve", str(path), "--workers", "1", "--json"])
+    assert json.loads(printed.stdout)["result"]["runner_up"] == 21   # (QA: the claims were said nowhere)
+    assert "the puzzle says its rival scores 19; proved here: its rival scores 21" in printed.stderr
 
 
 def test_check_says_an_answer_above_the_claimed_best_proves_the_claim_wrong(tmp_path):
