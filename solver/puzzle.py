@@ -159,6 +159,11 @@ class RunnerUp:
     seconds: float
     stop_signal: int | None = None
 
+    @property
+    def proved_score(self) -> int | None:
+        """`score` when proved (None: not proved, or no such layout)."""
+        return self.score if self.proved else None
+
 
 def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
               answer: Layout, time_limit: float, workers: int = 2, seed: int = 0,
@@ -166,7 +171,7 @@ def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[
     """The best legal layout other than `answer`: how close a player can come without finding it (a runner-up
     one point short is a near miss that feels like the answer; one far short, a puzzle with one clear idea).
 
-    Nearly every answer has a runner-up one point short, the same factory with an output reservoir more, so
+    A runner-up one point short is usually at hand, the answer with an output reservoir more, so
     `placed_otherwise` asks for the **rival** instead: the best layout that places some machine elsewhere or
     turned, the best factory of another idea (exact for the same reason as the uniqueness question: a layout
     the model cannot hold, a pipe swapped for a tank, scores what its pipe version scores)."""
@@ -178,13 +183,9 @@ def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[
     if found is None:
         return RunnerUp(None, name == "INFEASIBLE" and proved, None, seconds, stopped)
     other = _judged_other(found, round(solver.ObjectiveValue()))
-    if placed_otherwise and _placements(other) == _placements(answer):
+    if placed_otherwise and set(other.machines) == set(answer.machines):
         raise PuzzleDisagreement("the model's rival places every machine as the answer does")
     return RunnerUp(check_layout(other).score.total, name == "OPTIMAL" and proved, other, seconds, stopped)
-
-
-def _placements(layout: Layout) -> set[tuple[str, Cell, int]]:
-    return {(machine.id, machine.cell, machine.rotation) for machine in layout.machines}
 
 
 def _forbid_strays(built: StaticModel, layout: Layout) -> bool:
@@ -346,7 +347,7 @@ def _proved_second(puzzle: FactoryPuzzle, board: Board, answer: Layout, deadline
                        min(RUNNER_UP_SECONDS, max(deadline - time.monotonic(), 1.0)), workers, seed, given,
                        placed_otherwise)
     pass_on(second.stop_signal)
-    return second.score if second.proved else None
+    return second.proved_score
 
 
 def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile, ...], carved: list[Cell],

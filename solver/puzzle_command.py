@@ -29,7 +29,7 @@ from models.wording import TILE_NAMES, counted
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
 from .command import ProgressLines, _dim, result_document
-from .puzzle import GIVEN_KINDS, MOST_GIVEN, another_as_good, carve, generate, most_pillars, runner_up
+from .puzzle import GIVEN_KINDS, MOST_GIVEN, RunnerUp, another_as_good, carve, generate, most_pillars, runner_up
 from .static import FIXED_UNKEEPABLE, StaticResult, solve_static
 
 _out = Terminal()
@@ -79,9 +79,7 @@ def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
 def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
     """The board titled with the question, and below it the machines to place, unturned."""
     from models.render.scene import tray_layout
-    from models.render.svg import board_svg, stacked_svg, tray_svg
-
-    from models.render.svg import layout_svg
+    from models.render.svg import board_svg, layout_svg, stacked_svg, tray_svg
 
     tray = tray_layout(puzzle_.ruleset, puzzle_.catalog, puzzle_.machines)
     title = f"Puzzle: {_question(puzzle_)}"
@@ -200,14 +198,11 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
                                 result.layout, result.objective, time_left(time_limit), workers, seed, question.given)
     unique = None if asked is None else asked.unique
     second = rival = None
-    if unique and time_left(time_limit) > 0:
-        second = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
-                           time_left(time_limit), workers, seed, question.given)
-    if unique and time_left(time_limit) > 0 and second.stop_signal is None:
-        rival = runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
-                          time_left(time_limit), workers, seed, question.given, placed_otherwise=True)
-    document = _answer_document(result, unique, *(None if found is None or not found.proved else found.score
-                                                   for found in (second, rival)))
+    if unique:
+        second = _next_best(question, result, time_limit, workers, seed, placed_otherwise=False)
+    if second is not None and second.stop_signal is None:
+        rival = _next_best(question, result, time_limit, workers, seed, placed_otherwise=True)
+    document = _answer_document(result, unique, _proved_score(second), _proved_score(rival))
     if as_json:
         click.echo(json_text(document), nl=False)
         for wrong in _wrong_claims(question, result, asked, second, rival):   # (QA: said nowhere with --json)
@@ -327,13 +322,26 @@ def _report_solved(question: FactoryPuzzle, result, asked, second, rival) -> Non
         _out.print(wrong)
 
 
+def _next_best(question: FactoryPuzzle, result: StaticResult, time_limit: float, workers: int, seed: int,
+               placed_otherwise: bool) -> RunnerUp | None:
+    """The runner-up (`placed_otherwise`: the rival) of the proved-unique best, in the time left (None: none)."""
+    if time_left(time_limit) <= 0:
+        return None
+    return runner_up(question.ruleset, question.board, question.catalog, question.machines, result.layout,
+                     time_left(time_limit), workers, seed, question.given, placed_otherwise)
+
+
+def _proved_score(found: RunnerUp | None) -> int | None:
+    """What a runner-up or rival scores, when proved (None: not asked, not proved, or no such layout)."""
+    return None if found is None else found.proved_score
+
+
 def _wrong_claims(question: FactoryPuzzle, result, asked, second, rival) -> list[str]:
     """The puzzle's claims (best, unique, runner-up, rival) that what `solve` proved contradicts, each in a line
     (QA: a wrong `best` was said, a wrong `unique` or `runner_up` echoed and passed over)."""
     proved = {"best": result.objective if result.status == "OPTIMAL" else None,
               "unique": None if asked is None or asked.verdict == "unknown" else asked.unique,
-              "runner-up": second.score if second is not None and second.proved else None,
-              "rival": rival.score if rival is not None and rival.proved else None}
+              "runner-up": _proved_score(second), "rival": _proved_score(rival)}
     claimed = {"best": question.best, "unique": question.unique, "runner-up": question.runner_up,
                "rival": question.rival}
 

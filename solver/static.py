@@ -134,12 +134,11 @@ WALK_AGAIN_SEED = 7919
 #: time buys new starts; the last share of the time is left to the CP-SAT search from the best layout
 WALK_ROUND = ((1 / 30, 10.0), (2 / 15, 40.0))
 WALK_AGAIN_RESERVE = 0.05
-#: sets that walk throughout leave CP-SAT this share of the time at the end; three machines half of it: of 11
-#: random Funner triples (20 s, one worker) two ended a point higher (one of them proved) and none lower, and
-#: QA's FN34,FN48,FN27 is proved at 20 where the walks stopped at 19; for 4-6 machines half the time cost one
-#: of 9 random sets 5 points and moved none up
+#: sets that walk throughout leave CP-SAT this share of the time at the end (other sizes: WALK_AGAIN_RESERVE);
+#: three machines half of it: of 11 random Funner triples (20 s, one worker) two ended a point higher (one of
+#: them proved) and none lower, and QA's FN34,FN48,FN27 is proved at 20 where the walks stopped at 19; for 4-6
+#: machines half the time cost one of 9 random sets 5 points and moved none up
 THROUGHOUT_RESERVE = {3: 0.5}
-THROUGHOUT_RESERVE_DEFAULT = 0.05
 #: a round's moves stop once no walk of it has improved for max(seconds, share of the time limit): rounds
 #: find their best early (classic-C n8/s0 and set 1 of 8 machines, 10 s of sketches then 40 s of moves:
 #: the best at 6-22 s into the round), so the rest of the moves buys fewer new starts
@@ -695,7 +694,7 @@ class _Solve:
         """After the first layout: the relaxations beside, laid arrangements, walks or CP-SAT, the prover, and
         CP-SAT to the end."""
         phases, ids, time_limit, deadline = self.phases, self.ids, self.time_limit, self.deadline
-        reserve = (THROUGHOUT_RESERVE.get(len(ids), THROUGHOUT_RESERVE_DEFAULT) if phases.walks_throughout
+        reserve = (THROUGHOUT_RESERVE.get(len(ids), WALK_AGAIN_RESERVE) if phases.walks_throughout
                    else PROVE_LATE_SHARE)
         rounds_end = deadline - reserve * time_limit
         joined_until = deadline - (WALK_AGAIN_RESERVE * time_limit + JOINED_WAIT)
