@@ -18,3 +18,11 @@ def _fresh_cut_pool(monkeypatch):
     a relaxation's value does not depend on which tests ran first."""
     from solver import bounds
     monkeypatch.setattr(bounds, "_CUT_POOL", {})
+
+
+@pytest.fixture(autouse=True)
+def _terminal_size_of_a_lone_pytest(monkeypatch):
+    """pytest-xdist's workers see COLUMNS=80 and LINES=24 where a lone pytest sees neither; without them
+    the commands' output is as wide as it is when piped (models/terminal.py), whichever way the suite runs."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
