@@ -1,8 +1,15 @@
 """Shared test setup: lets every test file `import builders`."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+
+# pytest-xdist's workers see COLUMNS=80 and LINES=24 where a lone pytest sees neither. The commands' consoles
+# read them when the modules are imported (during collection, before any fixture), so they go here: output is
+# then as wide as it is when piped (models/terminal.py), whichever way the suite runs.
+for _size in ("COLUMNS", "LINES"):
+    os.environ.pop(_size, None)
 
 TESTS = Path(__file__).resolve().parent
 if str(TESTS) not in sys.path:
@@ -19,10 +26,3 @@ def _fresh_cut_pool(monkeypatch):
     from solver import bounds
     monkeypatch.setattr(bounds, "_CUT_POOL", {})
 
-
-@pytest.fixture(autouse=True)
-def _terminal_size_of_a_lone_pytest(monkeypatch):
-    """pytest-xdist's workers see COLUMNS=80 and LINES=24 where a lone pytest sees neither; without them
-    the commands' output is as wide as it is when piped (models/terminal.py), whichever way the suite runs."""
-    monkeypatch.delenv("COLUMNS", raising=False)
-    monkeypatch.delenv("LINES", raising=False)
