@@ -37,12 +37,16 @@ PIPED_WIDTH = 120
 
 class Terminal(Console):
     """A rich console that leaves with BROKEN_PIPE_EXIT when its reader goes away, and is PIPED_WIDTH wide
-    when it writes to a file or pipe (a terminal keeps its own width; COLUMNS still wins)."""
+    when it writes to a file or pipe (a terminal keeps its own width; COLUMNS still wins). Standard error
+    written to a file or pipe is never wrapped: its messages and errors are one line each there, so a log
+    keeps a long path whole and `grep` finds the line (QA: "answer.json not" / "written")."""
 
     def __init__(self, **options) -> None:
         super().__init__(**options)
         if "width" not in options and not self.is_terminal and "COLUMNS" not in os.environ:
             self.width = PIPED_WIDTH
+        if options.get("stderr") and not self.is_terminal:
+            self.soft_wrap = True
 
     def on_broken_pipe(self) -> None:
         self.quiet = True

@@ -89,6 +89,18 @@ def test_output_to_a_file_or_pipe_is_wide_enough_for_the_tables(monkeypatch):
     assert Terminal(file=io.StringIO()).width == 90
 
 
+def test_messages_to_a_piped_standard_error_stay_one_line_each(monkeypatch):
+    """A long path in an error or a "not written" note is not cut into two lines in a log; standard output's
+    text still wraps at the piped width."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    message = "no layout to write (UNKNOWN): " + "/a-long-directory" * 12 + "/best.json not written"
+    errors, printed = io.StringIO(), io.StringIO()
+    Terminal(stderr=True, file=errors).print(message)
+    Terminal(file=printed).print(message)
+    assert errors.getvalue() == message + "\n"
+    assert len(printed.getvalue().splitlines()) > 1
+
+
 def test_the_replay_table_keeps_its_headers_when_piped(monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     printed = io.StringIO()
