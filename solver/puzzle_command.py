@@ -77,14 +77,14 @@ def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
 
 
 def _puzzle_svg(puzzle_: FactoryPuzzle) -> str:
-    """The board titled with the question, and below it the machines to place, unturned."""
+    """The board titled with the question, and below it the machines to place, unturned, beside the legend."""
     from models.render.scene import tray_layout
     from models.render.svg import board_svg, layout_svg, stacked_svg, tray_svg
 
     tray = tray_layout(puzzle_.ruleset, puzzle_.catalog, puzzle_.machines)
     title = f"Puzzle: {_question(puzzle_)}"
-    board = (layout_svg(puzzle_.given_layout, title=title) if puzzle_.given
-             else board_svg(puzzle_.board, puzzle_.ruleset.all_colors, title))
+    board = (layout_svg(puzzle_.given_layout, title=title, legend=False) if puzzle_.given
+             else board_svg(puzzle_.board, puzzle_.ruleset.all_colors, title, legend=False))
     return stacked_svg([board, tray_svg(tray, "The machines to place (turn them as you like)")])
 
 

@@ -124,3 +124,11 @@ def tank(kind: str, cell: tuple[int, int], side: str | None = None, color: str |
 
 def supply(color: str, cell: tuple[int, int]) -> dict[str, Any]:
     return tank("supply", cell, color=color)
+
+
+def picture_title(svg: str) -> str:
+    """An SVG picture's title, its lines joined (a long title wraps into several `title` texts)."""
+    import xml.etree.ElementTree as ET
+
+    texts = ET.fromstring(svg[svg.index("<svg"):]).iter("{http://www.w3.org/2000/svg}text")
+    return " ".join(t.text or "" for t in texts if t.get("class") == "title")

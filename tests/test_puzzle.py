@@ -21,6 +21,7 @@ from models.jsonio import read_json
 from models.layout import load_layout, parse_layout
 from models.paths import INSTANCES
 from models.puzzle import load_puzzle, parse_puzzle
+from builders import picture_title
 from solver.puzzle import (PuzzleDisagreement, another_as_good, carve, draw, feeds, generate, linked, runner_up,
                            tank_for_pipe, used_cells, with_pillar, without_pillar)
 from tests.cli_errors import one_line_error
@@ -231,7 +232,7 @@ def test_a_given_tile_is_drawn_and_an_answer_must_keep_it(tmp_path):
     from models.puzzle import load_puzzle as reload
     from solver.puzzle_command import _puzzle_svg
     svg.write_text(_puzzle_svg(reload(path)))
-    assert "keeping its 1 given tile" in svg.read_text()
+    assert "keeping its 1 given tile" in picture_title(svg.read_text())
 
 
 def test_a_given_reservoir_leaves_uniqueness_unsettled_for_the_model_may_miss_layouts(tmp_path):
@@ -393,6 +394,12 @@ def test_generate_writes_a_puzzle_its_answer_and_a_drawing(tmp_path):
     picture = svg.read_text()
     assert picture.startswith("<?xml") and "Puzzle: place" in picture and "The machines to place" in picture
     assert all(f">{machine}<" in picture for machine in puzzle.machines)   # each tile drawn under the board
+    from models.render.palette import LEGEND
+    # one legend, beside the machines, explains every tile (QA: with no tile given it explained pillars only);
+    # the tray has no board numbers, and the question wraps above a picture as wide as the board and legend
+    assert all(entry.label in picture for entry in LEGEND if entry.key not in ("diagonal", "bonus"))
+    assert picture.count('class="numbers"') == 1 and picture.count('class="legend"') == 1
+    assert picture_title(picture).startswith("Puzzle: place") and float(re.search(r'width="([0-9.]+)"', picture)[1]) < 1300
 
 
 def test_generate_json_prints_the_puzzle_file_beside_out(tmp_path):

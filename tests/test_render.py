@@ -123,7 +123,7 @@ def test_a_layouts_legend_explains_everything_in_every_picture(rulebook: Layout)
     legend = _texts(_groups(ET.fromstring(layout_svg(rulebook)), "legend")[0])
     plain = draw_layout(rulebook).plain
     for entry in LEGEND:
-        if entry.key == "diagonal":   # (only where one is laid: QA saw none in the legend of a layout with one)
+        if entry.key in ("diagonal", "bonus"):   # (only where one is: QA saw none in the legend of a layout with one)
             assert entry.label not in legend and entry.label not in plain
             continue
         assert entry.label in legend
@@ -415,3 +415,81 @@ def test_a_narrow_hex_board_keeps_its_key_line_whole(tmp_path) -> None:
     boards.write_text('{"ruleset": "factory-funner", "boards": [{"id": "col", "geometry": "hex", "rows": 7, "cols": 1}]}')
     shown = CliRunner().invoke(main, ["boards", "col", "--ruleset", "factory-funner", "--boards", str(boards)])
     assert shown.exit_code == 0 and "q,r in each empty hex\n" in shown.output and ";" not in shown.output
+
+
+def _title(root: ET.Element) -> list[str]:
+    return [t.text or "" for t in root.iter(f"{SVG}text") if t.get("class") == "title"]
+
+
+def test_a_long_title_of_words_wraps_and_moves_the_picture_down(rulebook: Layout) -> None:
+    """QA: a puzzle's one-line question made a 5 x 5 board's picture 2 000 px wide."""
+    title = " ".join(["a question of many words"] * 12)
+    root = ET.fromstring(layout_svg(rulebook, title=title))
+    plain = ET.fromstring(layout_svg(rulebook, title="short"))
+    lines = _title(root)
+    assert len(lines) > 1 and " ".join(lines) == title
+    assert root.get("width") == plain.get("width")
+    assert float(root.get("height")) > float(plain.get("height"))
+    assert re.search(r'<g transform="translate\(0,\d+\)"', layout_svg(rulebook, title=title))
+    assert _title(plain) == ["short"]
+
+
+def test_hex_cells_are_numbered_only_where_nothing_stands(hex_layout: Layout) -> None:
+    """QA: the q,r of cells under tanks and pipes peeked out from under them."""
+    texts = set(_texts(ET.fromstring(layout_svg(hex_layout))))
+    assert "0,0" in texts and "2,2" in texts
+    assert not {"1,1", "1,2", "1,0", "3,1"} & texts   # the machine, the two tanks, the crossing
+    assert {"1,1", "3,1"} <= set(_texts(ET.fromstring(board_svg(hex_layout.board, hex_layout.ruleset.all_colors))))
+
+
+def test_a_multi_colour_inputs_bands_leave_its_arrow_tip_and_outline_whole() -> None:
+    """QA: an input accepting pink or yellow was banded over its tip, a square block with no arrow."""
+    from models.render.scene import PortView
+    from models.render.svg import _LegendPlot, _port
+
+    def bands(is_input: bool) -> tuple[list[float], ET.Element]:
+        chip = ET.fromstring(f'<svg xmlns="http://www.w3.org/2000/svg">{_port(_LegendPlot(0, 0, 0), PortView((0, 0), "E", is_input, ("pink", "yellow"), 2))}</svg>')
+        return [float(r.get("x")) for r in chip.iter(f"{SVG}rect")], list(chip.iter(f"{SVG}polygon"))[-1]
+
+    xs, outline = bands(True)
+    assert len(xs) == 2 and min(xs) > -12   # on the body (x -12..0), not over the tip at -19
+    assert outline.get("fill") == "none"    # the chip's outline drawn over the bands
+    xs, _ = bands(False)
+    assert min(xs) >= -20 and max(xs) + 11 <= -7   # an output's body, behind its tip at 0
+
+
+def test_a_pipe_only_crossing_a_junctions_hex_is_drawn_over_it() -> None:
+    """QA: a straight pink pipe through a hex holding a blue splitter read as joined at the splitter's dot."""
+    layout = parse_layout({
+        "ruleset": "factory-funner", "board": "A", "machines": [],
+        "tiles": [{"kind": "pipe", "cell": [3, 1], "sides": ["SW", "NE"]},
+                  {"kind": "pipe", "cell": [3, 1], "sides": ["E", "SE", "W"]}],
+    })
+    pipes = _groups(ET.fromstring(layout_svg(layout)), "pipe")
+    assert [len(list(g.iter(f"{SVG}circle"))) for g in pipes] == [1, 0]   # the splitter first, its dot under
+
+
+def test_a_bonus_machine_shows_its_plus_and_the_legend_says_why() -> None:
+    """QA: two red containers beside FF22 looked like a broken supply limit, with nothing saying FF22 allows it."""
+    bonus = load_layout(EXAMPLE.parent / "legal-bonus-supply.json")
+    root = ET.fromstring(layout_svg(bonus))
+    ids = {"".join(t.itertext()) for t in root.iter(f"{SVG}text") if t.get("class") == "machine-id"}
+    assert ids == {"FF22+", "FF04"}
+    plus = next(t for t in root.iter(f"{SVG}tspan") if t.get("class") == "bonus")
+    assert plus.get("fill") == SVG_COLORS["red"]
+    label = next(entry.label for entry in LEGEND if entry.key == "bonus")
+    assert label in _texts(_groups(root, "legend")[0])
+    plain = draw_layout(bonus).plain
+    assert "FF22+" in plain and "one more supply container" in plain
+
+
+def test_a_dominos_name_keeps_off_its_border() -> None:
+    """QA: "Miniboom-101" on an upright FF09 was scaled to the box's full width, its letters over the border."""
+    from models.render.svg import NAME_MARGIN, name_ems
+
+    layout = load_layout(EXAMPLE.parent / "illegal-black-network-shared-end.json")
+    root = ET.fromstring(layout_svg(layout))
+    for name in (t for t in root.iter(f"{SVG}text") if t.get("class") == "machine-name"):
+        width = name_ems(name.text) * float(name.get("font-size"))
+        assert width <= 72 - NAME_MARGIN + 0.01 and NAME_MARGIN > 8   # (a square cell is 72 px: a domino's narrow
+        # side; the box is inset 4 px a side, so a margin of 8 put the letters on its border)

@@ -30,6 +30,13 @@ class MachineView:
     name: str
     income: int
     cells: tuple[Cell, ...]
+    bonus: str | None = None   # a "+" machine's second supply colour ("any": its choice), drawn as "+" by its id
+
+    @property
+    def label(self) -> str:
+        """Its id as drawn: a "+" machine's with the "+" (QA: two red supply containers beside FF22 looked like
+        a broken supply limit, with nothing on the drawing saying FF22 allows them)."""
+        return f"{self.id}+" if self.bonus else self.id
 
 
 @dataclass(frozen=True)
@@ -106,8 +113,9 @@ def legend_entries(scene: Scene) -> tuple[LegendEntry, ...]:
     never changes; the diagonal tile where the layout has one), but on an empty board only what the board has,
     its pillars and blocked cells (QA: `boards ID` explained machines, pipes and reservoirs that were not
     there)."""
-    if scene.machines or scene.pipes or scene.tanks:   # (the diagonal tile only where one is laid: QA)
-        return tuple(entry for entry in LEGEND if entry.key != "diagonal" or scene.diagonals)
+    if scene.machines or scene.pipes or scene.tanks:   # (the diagonal tile and the "+" only where one is: QA)
+        shown = {"diagonal": bool(scene.diagonals), "bonus": any(m.bonus for m in scene.machines)}
+        return tuple(entry for entry in LEGEND if shown.get(entry.key, True))
     present = {"pillar": bool(scene.board.pillars), "blocked": bool(scene.board.blocked)}
     return tuple(entry for entry in LEGEND if present.get(entry.key, False))
 
@@ -155,7 +163,8 @@ def layout_scene(layout: Layout, highlight_cells=()) -> Scene:
         return network_color(None if index is None else conn.networks[index], order)
 
     machines = tuple(
-        MachineView(i, m.id, layout.machine(i).display_name, layout.machine(i).income, tuple(layout.machine_footprint(m)))
+        MachineView(i, m.id, layout.machine(i).display_name, layout.machine(i).income, tuple(layout.machine_footprint(m)),
+                    layout.machine(i).bonus_supply)
         for i, m in enumerate(layout.machines)
     )
     ports = tuple(

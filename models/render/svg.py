@@ -30,6 +30,9 @@ TOP = 64          # title and column numbers
 LEFT = 40         # row numbers
 #: the title's font size, and a bold character's width at most, in ems (DejaVu Sans Bold: about 0.55)
 TITLE_SIZE, TITLE_CHAR = 18, 0.6
+#: a title's lines: their spacing, and the picture width they may fill before they wrap (a small board's
+#: picture would wrap a plain title)
+TITLE_LEADING, TITLE_WIDTH = 24, 720
 
 
 def _color(name: str) -> str:
@@ -125,7 +128,9 @@ def _defs() -> str:
     return svg_element("defs", hatch)
 
 
-def _board_layer(plot: _Plot) -> str:
+def _board_layer(plot: _Plot, labelled: frozenset[Cell] | set[Cell]) -> str:
+    """The floor; a hex cell in `labelled` shows its q,r (the empty ones: QA saw labels peek out from under
+    tanks and pipes)."""
     board, parts = plot.board, []
     for cell in sorted(board.all_drawn_cells()):
         poly = _points(plot.polygon(cell))
@@ -137,7 +142,7 @@ def _board_layer(plot: _Plot) -> str:
             parts.append(svg_element("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=f"{plot.apothem * 0.55:.1f}", fill="#6b6b6b", stroke="#4d4d4d", stroke_width=3))
         else:
             parts.append(svg_element("polygon", points=poly, fill=FLOOR[sum(cell) % 2], stroke="#cbbf9f", stroke_width=1, class_="cell"))
-            if board.geometry.name == "hex":
+            if board.geometry.name == "hex" and cell in labelled:
                 cx, cy = plot.centre(cell)
                 parts.append(svg_text(cx, cy + plot.apothem * 0.62, f"{cell[0]},{cell[1]}", 8, fill="#a39880"))
     return svg_element("g", "".join(parts), class_="board") + _outline(plot)
@@ -239,16 +244,18 @@ def _rounded_box(plot: _Plot, cells: tuple[Cell, ...], inset: float, **attrs: ob
                height=f"{max(ys) - min(ys) - 2 * inset:.1f}", rx=12, stroke_width=2, **attrs)
 
 
-def _wrap(text: str, width: int) -> list[str]:
+def _wrap(text: str, width: int, most: int = 2) -> list[str]:
+    """`text` in lines of `width` characters, words kept whole; past `most` lines the last ends in an
+    ellipsis (QA: a machine name's "An Extremely", cut silently)."""
     lines: list[str] = []
     for word in text.split():
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
             lines.append(word)
-    if len(lines) > 2:   # a third line has no room: the second ends in an ellipsis (QA: "An Extremely", cut silently)
-        lines[1] = lines[1][:max(1, width - 1)] + "…"
-    return lines[:2] or [""]
+    if len(lines) > most:
+        lines[most - 1] = lines[most - 1][:max(1, width - 1)] + "…"
+    return lines[:most] or [""]
 
 
 #: a machine's name: font size, the smallest it may shrink to, and a character's width as a share of the size
@@ -256,6 +263,8 @@ def _wrap(text: str, width: int) -> list[str]:
 NAME_SIZE, NAME_SMALLEST, NAME_CHAR = 9.0, 6.0, 0.6
 #: a machine id's font size and its bold characters' width per point; the room a corner's income badge takes
 ID_SIZE, ID_CHAR, BADGE_ROOM = 14, 0.7, 26.0
+#: a domino's name line: its narrow side less this (the box's inset, 4 px a side, and 2 px inside it)
+NAME_MARGIN = 12.0
 #: room a W or E port chip takes from a hex machine's name line (the chip is 20 px wide, inside the side)
 HEX_CHIP_ROOM = 22.0
 
@@ -265,10 +274,25 @@ def _fitted_name(name: str, width: float) -> tuple[list[str], float]:
     NAME_SMALLEST, and only then cut with an ellipsis (the machine's <title> keeps the whole name). A hex cell
     beside W and E chips has room for a few characters: QA saw 'Solidificator' drawn under both chips."""
     lines = _wrap(name, max(1, int(width / (NAME_CHAR * NAME_SIZE))))
-    longest = max(len(line) for line in lines)
-    size = max(NAME_SMALLEST, min(NAME_SIZE, width / (NAME_CHAR * max(1, longest))))
-    room = max(1, int(width / (NAME_CHAR * size)))
-    return [line if len(line) <= room else line[:max(1, room - 1)] + "\u2026" for line in lines], size
+    size = max(NAME_SMALLEST, min(NAME_SIZE, width / max(0.1, *(name_ems(line) for line in lines))))
+    return [_cut_to(line, width / size) for line in lines], size
+
+
+def name_ems(text: str) -> float:
+    """The width of a name line in ems, by DejaVu Sans Oblique's wide, narrow and capital letters (a flat 0.6 em
+    a character drew "Miniboom-101" about 65 px wide where 60 were reckoned: QA saw it over the box's border)."""
+    return sum(0.98 if c in "mwMW" else 0.36 if c in " iljtfr.,:;'!|()[]-" else 0.7 if c.isupper() or c.isdigit()
+               else 0.6 for c in text)
+
+
+def _cut_to(line: str, ems: float) -> str:
+    """The line, or as much of it as fits `ems` with an ellipsis."""
+    if name_ems(line) <= ems:
+        return line
+    keep = len(line) - 1
+    while keep > 1 and name_ems(line[:keep] + "\u2026") > ems:
+        keep -= 1
+    return line[:keep] + "\u2026"
 
 
 #: the income badge: white inside a gold ring, a colour no port has (a gold disc read as a yellow port in Funner
@@ -278,6 +302,12 @@ BADGE_FILL, BADGE_RING = "#ffffff", "#c99a00"
 
 #: a crowded hex's small badge: its radius for one digit and for two (QA: FN16's "11" overflowed a ring of 7)
 SMALL_BADGE = (7.0, 8.5)
+
+
+def _bonus_plus(color: str) -> str:
+    """A bonus machine's "+", inside its id's text: the bonus colour, or dark for "any"."""
+    fill = "#222" if color == "any" else _color(color)
+    return svg_element("tspan", "+", fill=fill, stroke="#111", stroke_width=0.8, class_="bonus")
 
 
 def _income_badge(x: float, y: float, income: int, radius: float = 11) -> str:
@@ -297,10 +327,12 @@ def _port(plot: _Plot, port: PortView) -> str:
         shape, label_u = [(-20, -10), (-7, -10), (0, 0), (-7, 10), (-20, 10)], -12.0
     angle = plot.angles[port.side]
     stripes = ""
-    if len(port.colors) > 1:  # a multi-colour port: one band per colour it accepts
-        step = 20 / len(port.colors)
-        stripes = "".join(svg_element("rect", x=-19, y=f"{-10 + i * step:.1f}", width=11, height=f"{step:.1f}", fill=_color(c))
+    if len(port.colors) > 1:  # a multi-colour port: one band per colour it accepts, on the chip's body (an
+        # input's tip stays its arrow: QA saw bands over it make the chip a square block), under its outline
+        step, left = 20 / len(port.colors), -11 if port.is_input else -19
+        stripes = "".join(svg_element("rect", x=left, y=f"{-10 + i * step:.1f}", width=11, height=f"{step:.1f}", fill=_color(c))
                           for i, c in enumerate(port.colors))
+        stripes += svg_element("polygon", points=_points(shape), fill="none", stroke="#111", stroke_width=1.2)
     chip = svg_element("g", svg_element("polygon", points=_points(shape), fill=_color(port.colors[0]), stroke="#111", stroke_width=1.2) + stripes,
                transform=f"translate({x:.1f},{y:.1f}) rotate({angle})")
     a = math.radians(angle)
@@ -355,14 +387,17 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         name_x = (left + right) / 2
         id_room = max(xs) - min(xs) - 2 * HEX_CHIP_ROOM
     else:                         # a domino: the width of its narrow side (ports stand by its ends and long sides)
-        names, size = _fitted_name(machine.name, min(max(xs) - min(xs), max(ys) - min(ys)) - 8)
+        # (the box is inset 4 px a side: 8 px more keep the letters off its border, QA: "Miniboom-101")
+        names, size = _fitted_name(machine.name, min(max(xs) - min(xs), max(ys) - min(ys)) - NAME_MARGIN)
         name_x = cx
         wide = max(xs) - min(xs) > max(ys) - min(ys)   # (lying: its top corners may hold the income badge)
         id_room = max(xs) - min(xs) - (2 * BADGE_ROOM if wide else 8)
     text = svg_element("title", escape(" ".join(filter(None, (machine.id, machine.name))) + f", income {machine.income}"))
     # a custom catalogue's long id is cut to the box (the title keeps it whole; QA: one ran over the badge)
-    shown_id = ellipsized(machine.id, max(4, int(id_room / (ID_CHAR * ID_SIZE))))
+    shown_id = ellipsized(machine.label, max(4, int(id_room / (ID_CHAR * ID_SIZE))))
     text += svg_text(cx, cy - 5 * len(names), shown_id, ID_SIZE, weight="bold", class_="machine-id")
+    if machine.bonus and shown_id.endswith("+"):   # the "+" in its colour, rimmed so a yellow one shows on white
+        text = text[:text.rindex("+</text>")] + _bonus_plus(machine.bonus) + "</text>"
     text += "".join(svg_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
                           font_style="italic", class_="machine-name") for i, line in enumerate(names))
     if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one
@@ -416,6 +451,8 @@ def _legend(scene: Scene, x: float, y: float) -> str:
     samples = {
         "machine": lambda sx, sy: svg_element("rect", x=sx - 14, y=sy - 9, width=28, height=18, rx=5, fill="#fbfaf6", stroke="#333", stroke_width=1.5)
         + _income_badge(sx + 20, sy, 9),
+        "bonus": lambda sx, sy: svg_text(sx, sy, "FF", ID_SIZE, weight="bold")[:-len("</text>")]
+        + _bonus_plus(tint["supply"]) + "</text>",
         "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, (tint["input"],), 2)),
         "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, (tint["output"],), 1)),
         "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", tint["pipe"], 6),
@@ -456,25 +493,50 @@ def _document(layers: list[str], width: float, height: float) -> str:
                   viewBox=f"0 0 {width:.0f} {height:.0f}"))
 
 
-def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
-    """The SVG document of a prepared scene; without the legend when pictures share one."""
+def _title_lines(title: str, width: float) -> list[str]:
+    """The title in lines that fit a picture `width` px wide (at least TITLE_WIDTH): one line where it fits;
+    a word longer than a line (a long file name) keeps a line of its own and widens the picture (QA: a
+    puzzle's one-line question made a 5 x 5 board's picture 2 000 px wide)."""
+    room = max(width, TITLE_WIDTH) - LEFT - 24
+    return _wrap(title, max(1, int(room / (TITLE_CHAR * TITLE_SIZE))), most=len(title))
+
+
+def _title(lines: list[str]) -> str:
+    return "".join(svg_text(LEFT, 22 + TITLE_LEADING * i, line, TITLE_SIZE, weight="bold", anchor="start", class_="title")
+                   for i, line in enumerate(lines))
+
+
+def _scene_pipes(plot: _Plot, scene: Scene) -> str:
+    """Splitters first: a pipe that only crosses a hex holding a junction is drawn over the junction's dot,
+    a bridge, not a joint (QA: a pink straight read as joined to a blue splitter at their common centre)."""
+    ordered = sorted(scene.pipes, key=lambda p: len(p.ends) <= 2)
+    return svg_element("g", "".join(_pipe(plot, p) for p in ordered), class_="pipes")
+
+
+def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: bool = True) -> str:
+    """The SVG document of a prepared scene; without the legend when pictures share one, and without row,
+    column and hex numbers where they mean nothing (a puzzle's tray of machines)."""
     plot = _plot(scene.board)
     board_w, board_h = plot.size()
-    # the picture is as wide as its title at least (QA: a long file name's title ran 20-400 px past the edge)
-    width = max(board_w + 24 + (LEGEND_WIDTH if legend else 0), LEFT + TITLE_CHAR * TITLE_SIZE * len(title) + 24)
-    height = max(board_h, TOP + legend_height(scene) if legend else 0) + 24
+    # the picture is as wide as its title's longest line at least (QA: a long file name's title ran 20-400 px
+    # past the edge)
+    titles = _title_lines(title, board_w + 24 + (LEGEND_WIDTH if legend else 0))
+    width = max(board_w + 24 + (LEGEND_WIDTH if legend else 0),
+                LEFT + TITLE_CHAR * TITLE_SIZE * max(len(line) for line in titles) + 24)
+    drop = TITLE_LEADING * (len(titles) - 1)   # a title of more lines moves everything under it down
+    height = max(board_h, TOP + legend_height(scene) if legend else 0) + 24 + drop
     machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}
     at = scene.machine_at()
     for port in scene.ports:
         machine_ports[at[port.cell].index].append(port)
+    taken = ({c for m in scene.machines for c in m.cells} | {t.cell for t in scene.tanks}
+             | {cell for p in scene.pipes for cell, _ in p.ends} | {c for cells in scene.diagonals for c in cells})
+    labelled = set(scene.board.cells) - taken if coordinates else set()
     layers = [
-        svg_element("rect", width="100%", height="100%", fill="white"),
-        _defs(),
-        svg_text(LEFT, 22, title, TITLE_SIZE, weight="bold", anchor="start", class_="title"),
-        _board_layer(plot),
-        _numbers(plot),
+        _board_layer(plot, labelled),
+        _numbers(plot) if coordinates else "",
         svg_element("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),
-        svg_element("g", "".join(_pipe(plot, p) for p in scene.pipes), class_="pipes"),
+        _scene_pipes(plot, scene),
         svg_element("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
         # highlights under the machines: their dashed outline shows in a machine's margin, and never covers
         # its badge or port amounts (QA: FN12's "8" and its chips' "2" and "1" were unreadable)
@@ -483,7 +545,9 @@ def render_scene(scene: Scene, title: str, legend: bool = True) -> str:
     ]
     if legend:
         layers.append(_legend(scene, board_w + 24, TOP))
-    return _document(layers, width, height)
+    under_title = svg_element("g", "\n".join(layers), transform=f"translate(0,{drop})") if drop else "\n".join(layers)
+    return _document([svg_element("rect", width="100%", height="100%", fill="white"), _defs(), _title(titles), under_title],
+                     width, height)
 
 
 def legend_svg(layout: Layout) -> str:
@@ -492,10 +556,10 @@ def legend_svg(layout: Layout) -> str:
     return _document([_defs(), _legend(scene, 12, 16)], LEGEND_WIDTH, legend_height(scene) + 24)
 
 
-def board_svg(board: Board, colors: tuple[str, ...], title: str | None = None) -> str:
+def board_svg(board: Board, colors: tuple[str, ...], title: str | None = None, legend: bool = True) -> str:
     """The empty board: its outline, playable cells, blocked cells and pillars; the legend's samples in the
     ruleset's `colors` (without them every sample was red, which Funner has not)."""
-    return render_scene(board_scene(board, colors), title or f"Board {board.id}")
+    return render_scene(board_scene(board, colors), title or f"Board {board.id}", legend)
 
 
 def stacked_svg(documents: list[str]) -> str:
@@ -510,8 +574,9 @@ def stacked_svg(documents: list[str]) -> str:
 
 
 def tray_svg(layout: Layout, title: str) -> str:
-    """Machines drawn alone (scene.tray_layout), under a title, with no legend."""
-    return render_scene(layout_scene(layout, ()), title, legend=False)
+    """Machines drawn alone (scene.tray_layout), under a title, with no board numbers, and the legend of every
+    tile a player lays with them (QA: a puzzle board's legend, with no tile given, explained pillars only)."""
+    return render_scene(layout_scene(layout, ()), title, coordinates=False)
 
 
 def layout_svg(layout: Layout, title: str | None = None, highlight_cells=(), legend: bool = True) -> str:

@@ -216,7 +216,7 @@ def _machine_label(canvas: _Canvas, board: Board, machine: MachineView, bg: str)
     origins = [_origin(board, cell) for cell in machine.cells]
     x0, y0 = min(o[0] for o in origins), min(o[1] for o in origins)
     # (a custom catalogue's id longer than the block is cut with an ellipsis: QA saw one run into the next cell)
-    label, income = machine.id, f"({machine.income})"
+    label, income = machine.label, f"({machine.income})"
     if len(machine.cells) == 1:
         canvas.write(x0 + 2, y0 + 1, ellipsized(label, 5).center(5), fg="black", bg=bg, bold=True)
     elif len({o[1] for o in origins}) == 1:      # side by side: the middle row across the seam
@@ -346,8 +346,10 @@ def _legend(scene: Scene) -> Text:
     first = scene.machines[0] if scene.machines else None   # (the game's own ids: FF39 meant nothing to others)
     shown = ellipsized(first.id, 7) if first else "M1"   # (as the drawing shows it)
     machine = (f" {shown} ({first.income if first else 9}) " if sq else f" {shown} ")
+    plus = next((m.label for m in scene.machines if m.bonus), "M1+")
     samples: dict[str, Text] = {
         "machine": Text(machine, Style(color="black", bgcolor=MACHINE_TONES[0], bold=True)),
+        "bonus": Text(f" {ellipsized(plus, 7)} ", Style(color="black", bgcolor=MACHINE_TONES[0], bold=True)),
         "input": Text("↓2" if sq else "↘2", Style(color=ink_for(tint["input"]), bgcolor=_term(tint["input"]), bold=True)),
         "output": Text("↑1" if sq else "↗1", Style(color=ink_for(tint["output"]), bgcolor=_term(tint["output"]), bold=True)),
         "pipe": Text("━━┓" if sq else "━●╲", Style(color=_term(tint["pipe"]), bgcolor=FLOOR[0], bold=True)),
@@ -364,6 +366,7 @@ def _legend(scene: Scene) -> Text:
     out.append("Legend\n", Style(bold=True))
     # a terminal cell has room for less than the SVG's machine (income circled, name): say what it shows
     shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)",
+             "bonus": "+ after the id: one more supply container allowed, of its bonus colour (see catalog)",
              **({} if sq else HEX_TANK_LABELS)}
     column = max(11, max(sample.cell_len for sample in samples.values()) + 1)   # (a "FF48 (10)" sample is wider)
     for entry in legend_entries(scene):
