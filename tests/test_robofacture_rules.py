@@ -175,9 +175,12 @@ def test_drawings_bracket_the_shipped_cells_and_outline_violations():
     assert text[1] == "  0 [R0 ][B1 ] r4  "   # row 0: two shipped cells, then the cut one, readable uncoloured
     svg = svg_picture(p.space, verdict.filling, best, "t")
     assert svg.count('fill-opacity="0.55"') == 1 and "stroke-dasharray" in svg   # the cut cell faded, its line
+    # a key says what the marks mean, those the picture shows (QA: nothing explained them)
+    assert "black frame: what ships, dashed: its cuts" in svg and "magenta" not in svg
     broken = puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])
     verdict = check(broken)
     svg = svg_picture(broken.space, verdict.filling, None, "t", {(0, 0), (0, 1)}, "illegal: 1 rule broken")
     assert svg.count('stroke="#e020c0"') == 2 and "illegal: 1 rule broken" in svg
+    assert "magenta: a broken rule" in svg and "black frame" not in svg
     assert terminal_picture(broken.space, verdict.filling, None, {(0, 0), (0, 1)}).plain.splitlines()[1] == \
         "  0 !R0 !!R1 !"

@@ -22,6 +22,8 @@ EMPTY_BG = "grey30"
 SVG_CELL = 44
 SVG_MARGIN = 30
 SVG_TITLE = 40
+#: the key line under the caption
+KEY_LINE = 20
 
 
 def _label(owner: int | None) -> str:
@@ -73,6 +75,19 @@ def caption(shipment: Shipment | None) -> str:
             f" - {cuts} - {whites} = {shipment.score} VP{gold}; product {colour}")
 
 
+def picture_key(space: Space, filling: Filling, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell]) -> str:
+    """What the picture's marks mean, those it shows only (QA: nothing explained the numbers, the dot or the
+    outlines)."""
+    words = ["numbers: the parts, in the puzzle's order; thick lines: where parts meet"]
+    if space.premarked:
+        words.append(f"{PRINTED_MARK}: the printed premarked cell (a small dot where a part covers it)")
+    if shipment is not None:
+        words.append("black frame: what ships" + (", dashed: its cuts" if shipment.cuts else ""))
+    if highlight:
+        words.append("magenta: a broken rule")
+    return "; ".join(words)
+
+
 def _rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
     return svg_element("rect", x=f"{x:.1f}", y=f"{y:.1f}", width=f"{w:.1f}", height=f"{h:.1f}", **attrs)
 
@@ -86,10 +101,11 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
     """The space as SVG: coloured cells with their part's label, thick lines between parts, the shipped
     rectangle outlined in black with its cut lines dashed and the cells they cut away faded, a violation's
     cells outlined in magenta. `note` replaces the caption under it (what an illegal space breaks)."""
-    lines = [note or caption(shipment)]
-    # wide enough for the title (18 px bold: 0.6 em a character at most) and the caption (14 px)
-    width = max(space.cols * SVG_CELL, int(max(0.6 * 18 * len(title), 0.56 * 14 * len(lines[0])))) + 2 * SVG_MARGIN
-    height = SVG_TITLE + 2 * SVG_MARGIN + space.rows * SVG_CELL + 24
+    lines = [note or caption(shipment), picture_key(space, filling, shipment, highlight)]
+    # wide enough for the title (18 px bold: 0.6 em a character at most), the caption (14 px) and the key (12 px)
+    width = max(space.cols * SVG_CELL, int(max(0.6 * 18 * len(title), 0.56 * 14 * len(lines[0]),
+                                               0.56 * 12 * len(lines[1])))) + 2 * SVG_MARGIN
+    height = SVG_TITLE + 2 * SVG_MARGIN + space.rows * SVG_CELL + 24 + KEY_LINE
     x0, y0 = (width - space.cols * SVG_CELL) / 2, SVG_TITLE + SVG_MARGIN
 
     def corner(cell: Cell) -> tuple[float, float]:
@@ -103,7 +119,7 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
         fill = SVG_COLORS.get(colour, "#d9d2c3") if colour else "#e9e2d2"
         body.append(_rect(x, y, SVG_CELL, SVG_CELL, fill=fill, stroke="#8a7d66", stroke_width=1))
         if cell in space.premarked and filling.owner.get(cell) != PRINTED:   # covered: the printed mark beneath
-            body.append(svg_element("circle", cx=f"{x + 7:.1f}", cy=f"{y + 7:.1f}", r=3, fill=SVG_COLORS[space.player],
+            body.append(svg_element("circle", cx=f"{x + 9:.1f}", cy=f"{y + 9:.1f}", r=5, fill=SVG_COLORS[space.player],
                                     stroke="#222", stroke_width=0.8))
         label = _label(filling.owner.get(cell))
         if label:
@@ -135,6 +151,7 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
         for side in shipment.cut_sides:
             ax, ay, bx, by = cut_lines[side]
             body.append(_line(ax, ay, bx, by, stroke="#000", stroke_width=2, stroke_dasharray="6 4"))
-    body.append(svg_text(width / 2, height - 18, lines[0], 14))
+    body.append(svg_text(width / 2, height - 18 - KEY_LINE, lines[0], 14))
+    body.append(svg_text(width / 2, height - 16, lines[1], 12, fill="#555", class_="key"))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}">\n' + "\n".join(body) + "\n</svg>\n")
