@@ -238,11 +238,15 @@ def document_catalog(source: str, ruleset: Ruleset, catalog_path: str | Path | N
 def _where_the_board_is(ruleset: Ruleset, board_id: str, boards_path) -> str:
     """"; a board of ruleset factory-funner" where another ruleset has the board (QA: `--board A` without
     `--ruleset factory-funner` listed the square boards only), or that the bundled boards have it where a
-    --boards file replaced them (QA: that case named the first edition's classic-A); else nothing."""
+    --boards file replaced them (QA: that case named the first edition's classic-A); with no --boards, where a
+    board of one's own is read; else nothing."""
     if boards_path is not None and board_id in load_boards(ruleset):
         return f"; {board_id} is a bundled board, and --boards {boards_path} replaces the bundled boards"
     others = [r.id for r in RULESETS.values() if r.id != ruleset.id and board_id in load_boards(r)]
-    return f"; {board_id} is a board of ruleset {others[0]}" if others else ""
+    if others:
+        return f"; {board_id} is a board of ruleset {others[0]}"
+    # (QA: a puzzle's answer shown alone named its board "unknown", with no word of where it is)
+    return "; a board of your own is read with --boards FILE (a puzzle's file holds its board)" if boards_path is None else ""
 
 
 def with_defaults(options: dict[str, Any]) -> dict[str, Any]:

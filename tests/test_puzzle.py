@@ -391,6 +391,9 @@ def test_generate_writes_a_puzzle_its_answer_and_a_drawing(tmp_path):
     written = read_json(answer)
     assert written["result"]["unique"] is True and written["result"]["total"] == puzzle.best
     assert run("puzzle", "check", out, answer).exit_code == 0
+    alone = run("show", answer)   # (QA: the answer's board was "unknown", with no word of where it is)
+    assert alone.exit_code == 2 and "a board of your own is read with --boards FILE" in alone.stderr
+    assert run("show", answer, "--boards", out).exit_code == 0
     picture = svg.read_text()
     assert picture.startswith("<?xml") and "Puzzle: place" in picture and "The machines to place" in picture
     assert all(f">{machine}<" in picture for machine in puzzle.machines)   # each tile drawn under the board
