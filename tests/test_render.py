@@ -493,3 +493,18 @@ def test_a_dominos_name_keeps_off_its_border() -> None:
         width = name_ems(name.text) * float(name.get("font-size"))
         assert width <= 72 - NAME_MARGIN + 0.01 and NAME_MARGIN > 8   # (a square cell is 72 px: a domino's narrow
         # side; the box is inset 4 px a side, so a margin of 8 put the letters on its border)
+
+
+def test_a_hex_machines_id_keeps_clear_of_its_w_and_e_chips(hex_layout: Layout) -> None:
+    """QA: "FN33" between its W and E chips touched both (0.5 px at most); with no chip there it keeps 14 px."""
+    from models.render.svg import ID_CHAR, ID_CLEAR
+
+    def id_size(layout: Layout) -> tuple[str, float]:
+        text = next(t for t in ET.fromstring(layout_svg(layout)).iter(f"{SVG}text") if t.get("class") == "machine-id")
+        return text.text, float(text.get("font-size"))
+
+    shown, size = id_size(parse_layout({"ruleset": "factory-funner", "board": "A", "tiles": [],
+                                        "machines": [{"id": "FN33", "cell": [4, 4], "rotation": 0}]}))
+    apothem, chip = 46 * math.cos(math.pi / 6), 20   # a hex's centre to a side; a chip's depth inside it
+    assert ID_CHAR * size * len(shown) / 2 <= apothem - chip - ID_CLEAR / 2
+    assert id_size(hex_layout) == ("FN27", 14)

@@ -263,6 +263,8 @@ def _wrap(text: str, width: int, most: int = 2) -> list[str]:
 NAME_SIZE, NAME_SMALLEST, NAME_CHAR = 9.0, 6.0, 0.6
 #: a machine id's font size and its bold characters' width per point; the room a corner's income badge takes
 ID_SIZE, ID_CHAR, BADGE_ROOM = 14, 0.7, 26.0
+#: the smallest a machine id shrinks to where its room is narrow, and the room it keeps clear of chips there
+ID_SMALLEST, ID_CLEAR = 10.0, 2.0
 #: a domino's name line: its narrow side less this (the box's inset, 4 px a side, and 2 px inside it)
 NAME_MARGIN = 12.0
 #: room a W or E port chip takes from a hex machine's name line (the chip is 20 px wide, inside the side)
@@ -385,7 +387,7 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         right = max(xs) - 4 - (HEX_CHIP_ROOM if "E" in sides else 0)
         names, size = _fitted_name(machine.name, right - left)
         name_x = (left + right) / 2
-        id_room = max(xs) - min(xs) - 2 * HEX_CHIP_ROOM
+        id_room = max(xs) - min(xs) - (2 * HEX_CHIP_ROOM if sides & {"W", "E"} else 8)
     else:                         # a domino: the width of its narrow side (ports stand by its ends and long sides)
         # (the box is inset 4 px a side: 8 px more keep the letters off its border, QA: "Miniboom-101")
         names, size = _fitted_name(machine.name, min(max(xs) - min(xs), max(ys) - min(ys)) - NAME_MARGIN)
@@ -395,7 +397,9 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     text = svg_element("title", escape(" ".join(filter(None, (machine.id, machine.name))) + f", income {machine.income}"))
     # a custom catalogue's long id is cut to the box (the title keeps it whole; QA: one ran over the badge)
     shown_id = ellipsized(machine.label, max(4, int(id_room / (ID_CHAR * ID_SIZE))))
-    text += svg_text(cx, cy - 5 * len(names), shown_id, ID_SIZE, weight="bold", class_="machine-id")
+    # as big as its room allows, down to ID_SMALLEST (QA: a hex's "FN33" touched its W and E chips)
+    id_size = max(ID_SMALLEST, min(ID_SIZE, (id_room - ID_CLEAR) / (ID_CHAR * len(shown_id))))
+    text += svg_text(cx, cy - 5 * len(names), shown_id, f"{id_size:.3g}", weight="bold", class_="machine-id")
     if machine.bonus and shown_id.endswith("+"):   # the "+" in its colour, rimmed so a yellow one shows on white
         text = text[:text.rindex("+</text>")] + _bonus_plus(machine.bonus) + "</text>"
     text += "".join(svg_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
