@@ -389,7 +389,7 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
         name_x = (left + right) / 2
         id_room = max(xs) - min(xs) - (2 * HEX_CHIP_ROOM if sides & {"W", "E"} else 8)
     else:                         # a domino: the width of its narrow side (ports stand by its ends and long sides)
-        # (the box is inset 4 px a side: 8 px more keep the letters off its border, QA: "Miniboom-101")
+        # (NAME_MARGIN: the box's inset and 2 px inside it keep the letters off its border, QA: "Miniboom-101")
         names, size = _fitted_name(machine.name, min(max(xs) - min(xs), max(ys) - min(ys)) - NAME_MARGIN)
         name_x = cx
         wide = max(xs) - min(xs) > max(ys) - min(ys)   # (lying: its top corners may hold the income badge)

@@ -75,7 +75,7 @@ def caption(shipment: Shipment | None) -> str:
             f" - {cuts} - {whites} = {shipment.score} VP{gold}; product {colour}")
 
 
-def picture_key(space: Space, filling: Filling, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell]) -> str:
+def picture_key(space: Space, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell]) -> str:
     """What the picture's marks mean, those it shows only (QA: nothing explained the numbers, the dot or the
     outlines)."""
     words = ["numbers: the parts, in the puzzle's order; thick lines: where parts meet"]
@@ -101,7 +101,7 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
     """The space as SVG: coloured cells with their part's label, thick lines between parts, the shipped
     rectangle outlined in black with its cut lines dashed and the cells they cut away faded, a violation's
     cells outlined in magenta. `note` replaces the caption under it (what an illegal space breaks)."""
-    lines = [note or caption(shipment), picture_key(space, filling, shipment, highlight)]
+    lines = [note or caption(shipment), picture_key(space, shipment, highlight)]
     # wide enough for the title (18 px bold: 0.6 em a character at most), the caption (14 px) and the key (12 px)
     width = max(space.cols * SVG_CELL, int(max(0.6 * 18 * len(title), 0.56 * 14 * len(lines[0]),
                                                0.56 * 12 * len(lines[1])))) + 2 * SVG_MARGIN
