@@ -508,3 +508,12 @@ def test_a_hex_machines_id_keeps_clear_of_its_w_and_e_chips(hex_layout: Layout) 
     apothem, chip = 46 * math.cos(math.pi / 6), 20   # a hex's centre to a side; a chip's depth inside it
     assert ID_CHAR * size * len(shown) / 2 <= apothem - chip - ID_CLEAR / 2
     assert id_size(hex_layout) == ("FN27", 14)
+
+
+def test_a_title_of_wide_letters_fits_its_picture(rulebook: Layout) -> None:
+    """QA: a 165-character file name reckoned at 0.6 em a letter ran 170 px past the edge; DejaVu Sans Bold's
+    "m" is 1.04 em wide."""
+    from models.render.svg import LEFT
+
+    title = "m" * 120
+    assert float(ET.fromstring(layout_svg(rulebook, title=title)).get("width")) >= LEFT + 1.04 * 18 * 120

@@ -184,3 +184,19 @@ def test_drawings_bracket_the_shipped_cells_and_outline_violations():
     assert "magenta: a broken rule" in svg and "black frame" not in svg
     assert terminal_picture(broken.space, verdict.filling, None, {(0, 0), (0, 1)}).plain.splitlines()[1] == \
         "  0 !R0 !!R1 !"
+
+
+def test_a_covered_premarked_cell_keeps_its_mark_and_a_long_title_wraps():
+    """QA: the terminal lost the mark of a premarked cell a part covers; a Robofacture title never wrapped."""
+    import xml.etree.ElementTree as ET
+
+    from models.robofacture.render import _cell_text, svg_picture
+
+    assert _cell_text("red", "0", True, False, False, covers_mark=True) == "[R0•]"
+    assert _cell_text("red", "0", True, False, False) == "[R0 ]"
+    p = puzzle(2, 2, [RED, BLUE], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])
+    verdict = check(p)
+    title = " ".join(["a long file name"] * 20)
+    root = ET.fromstring(svg_picture(p.space, verdict.filling, None, title))
+    lines = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("font-size") == "18"]
+    assert len(lines) > 1 and " ".join(lines) == title and float(root.get("width")) < 800

@@ -89,7 +89,7 @@ HEX_TANK_LABELS = {"supply": "supply tank (its colour)", "reservoir": "white tan
 #: the meaning of every symbol, shared so the two legends never drift apart
 LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("machine", "machine: id, income (circled), name"),
-    LegendEntry("bonus", "+ after the id: one more supply container, the +'s colour"),
+    LegendEntry("bonus", "+ after the id: one more supply container, the +'s colour (dark: any)"),
     LegendEntry("input", "input: colour, amount, arrow into the machine"),
     LegendEntry("output", "output: colour, amount, arrow out of the machine"),
     LegendEntry("pipe", "pipe in its network's colour (grey: no colour decided yet)"),

@@ -28,11 +28,13 @@ PIPE_EDGE = "#262626"
 LEGEND_WIDTH = 400
 TOP = 64          # title and column numbers
 LEFT = 40         # row numbers
-#: the title's font size, and a bold character's width at most, in ems (DejaVu Sans Bold: about 0.55)
-TITLE_SIZE, TITLE_CHAR = 18, 0.6
+#: the title's font size
+TITLE_SIZE = 18
 #: a title's lines: their spacing, and the picture width they may fill before they wrap (a small board's
 #: picture would wrap a plain title)
 TITLE_LEADING, TITLE_WIDTH = 24, 720
+#: bold letters' width against the oblique ones `name_ems` measures (DejaVu Sans: about 1.1)
+BOLD = 1.12
 
 
 def _color(name: str) -> str:
@@ -244,8 +246,8 @@ def _rounded_box(plot: _Plot, cells: tuple[Cell, ...], inset: float, **attrs: ob
                height=f"{max(ys) - min(ys) - 2 * inset:.1f}", rx=12, stroke_width=2, **attrs)
 
 
-def _wrap(text: str, width: int, most: int = 2) -> list[str]:
-    """`text` in lines of `width` characters, words kept whole; past `most` lines the last ends in an
+def _wrap(text: str, width: int) -> list[str]:
+    """`text` in lines of `width` characters, words kept whole; past two lines the second ends in an
     ellipsis (QA: a machine name's "An Extremely", cut silently)."""
     lines: list[str] = []
     for word in text.split():
@@ -253,9 +255,9 @@ def _wrap(text: str, width: int, most: int = 2) -> list[str]:
             lines[-1] += " " + word
         else:
             lines.append(word)
-    if len(lines) > most:
-        lines[most - 1] = lines[most - 1][:max(1, width - 1)] + "…"
-    return lines[:most] or [""]
+    if len(lines) > 2:
+        lines[1] = lines[1][:max(1, width - 1)] + "…"
+    return lines[:2] or [""]
 
 
 #: a machine's name: font size, the smallest it may shrink to, and a character's width as a share of the size
@@ -383,8 +385,9 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     box = _rounded_box(plot, machine.cells, inset=4, fill="#fbfaf6", stroke="#333")
     if len(machine.cells) == 1:   # a hex: its width, less what W and E chips take at the name's height
         sides = {p.side for p in ports}
-        left = min(xs) + 4 + (HEX_CHIP_ROOM if "W" in sides else 0)
-        right = max(xs) - 4 - (HEX_CHIP_ROOM if "E" in sides else 0)
+        # (the box's side is 4 px in; 2 px more keep the letters off it, QA: "Fredomizer" on the border)
+        left = min(xs) + 6 + (HEX_CHIP_ROOM if "W" in sides else 0)
+        right = max(xs) - 6 - (HEX_CHIP_ROOM if "E" in sides else 0)
         names, size = _fitted_name(machine.name, right - left)
         name_x = (left + right) / 2
         id_room = max(xs) - min(xs) - (2 * HEX_CHIP_ROOM if sides & {"W", "E"} else 8)
@@ -497,12 +500,23 @@ def _document(layers: list[str], width: float, height: float) -> str:
                   viewBox=f"0 0 {width:.0f} {height:.0f}"))
 
 
-def _title_lines(title: str, width: float) -> list[str]:
-    """The title in lines that fit a picture `width` px wide (at least TITLE_WIDTH): one line where it fits;
-    a word longer than a line (a long file name) keeps a line of its own and widens the picture (QA: a
-    puzzle's one-line question made a 5 x 5 board's picture 2 000 px wide)."""
-    room = max(width, TITLE_WIDTH) - LEFT - 24
-    return _wrap(title, max(1, int(room / (TITLE_CHAR * TITLE_SIZE))), most=len(title))
+def title_lines(title: str, room: float) -> list[str]:
+    """The title in lines that fit `room` px: one line where it fits; a word longer than a line (a long file
+    name) keeps a line of its own and widens the picture (QA: a puzzle's one-line question made a 5 x 5
+    board's picture 2 000 px wide). Shared by every picture of the project (the Robofacture spaces too)."""
+    lines: list[str] = []
+    for word in title.split():
+        if lines and title_width(f"{lines[-1]} {word}") <= room:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
+def title_width(line: str) -> float:
+    """A title line's width in px: bold letters, measured as `name_ems` and BOLD wider (QA: a 165-character
+    file name reckoned at 0.6 em a letter ran 170 px past the picture's edge)."""
+    return BOLD * TITLE_SIZE * name_ems(line)
 
 
 def _title(lines: list[str]) -> str:
@@ -524,9 +538,8 @@ def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: boo
     board_w, board_h = plot.size()
     # the picture is as wide as its title's longest line at least (QA: a long file name's title ran 20-400 px
     # past the edge)
-    titles = _title_lines(title, board_w + 24 + (LEGEND_WIDTH if legend else 0))
-    width = max(board_w + 24 + (LEGEND_WIDTH if legend else 0),
-                LEFT + TITLE_CHAR * TITLE_SIZE * max(len(line) for line in titles) + 24)
+    titles = title_lines(title, max(board_w + 24 + (LEGEND_WIDTH if legend else 0), TITLE_WIDTH) - LEFT - 24)
+    width = max(board_w + 24 + (LEGEND_WIDTH if legend else 0), LEFT + max(map(title_width, titles)) + 24)
     drop = TITLE_LEADING * (len(titles) - 1)   # a title of more lines moves everything under it down
     height = max(board_h, TOP + legend_height(scene) if legend else 0) + 24 + drop
     machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..render.palette import SVG_COLORS, TERM_COLORS, ink_for
-from ..render.svg import svg_element, svg_text
+from ..render.svg import TITLE_LEADING, TITLE_SIZE, svg_element, svg_text, title_lines, title_width
 from .check import PRINTED, Filling
 from .parts import Cell
 from .puzzle import Space
@@ -22,20 +22,24 @@ EMPTY_BG = "grey30"
 SVG_CELL = 44
 SVG_MARGIN = 30
 SVG_TITLE = 40
-#: the key line under the caption
-KEY_LINE = 20
+#: the key line under the caption; the width a title may fill before it wraps
+KEY_LINE, TITLE_ROOM = 20, 600
 
 
 def _label(owner: int | None) -> str:
     return "" if owner is None else PRINTED_MARK if owner == PRINTED else str(owner)
 
 
-def _cell_text(colour: str | None, label: str, shipped: bool, cut_away: bool, broken: bool) -> str:
+def _cell_text(colour: str | None, label: str, shipped: bool, cut_away: bool, broken: bool,
+               covers_mark: bool = False) -> str:
     """A cell's 5 characters, readable without colour (piped, QA): the colour's initial (lower case where a cut
-    takes the cell away) and the part; [ ] around shipped cells, ! ! around cells a violation names."""
+    takes the cell away) and the part, and the printed mark where the part covers one; [ ] around shipped
+    cells, ! ! around cells a violation names."""
     if colour is None:
         return "  .  "
     code = f"{colour[0].lower() if cut_away else colour[0].upper()}{label}"
+    if covers_mark and len(code) < 3:   # a part over a premarked cell: the mark beside its label (QA: lost)
+        code += PRINTED_MARK
     left, right = ("!", "!") if broken else ("[", "]") if shipped else (" ", " ")
     return f"{left}{code:<3}{right}"
 
@@ -56,8 +60,9 @@ def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None =
             ink = ink_for(colour) if colour else "white"
             cut_away = bool(shipment) and colour is not None and cell not in shipped
             style = f"{ink} on {background}" + (" reverse bold" if cell in highlight else " dim" if cut_away else "")
-            text.append(_cell_text(colour, _label(filling.owner.get(cell)), cell in shipped, cut_away,
-                                   cell in highlight), style=style)
+            owner = filling.owner.get(cell)
+            text.append(_cell_text(colour, _label(owner), cell in shipped, cut_away, cell in highlight,
+                                   cell in space.premarked and owner not in (None, PRINTED)), style=style)
         text.append("\n")
     return text
 
@@ -102,17 +107,21 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
     rectangle outlined in black with its cut lines dashed and the cells they cut away faded, a violation's
     cells outlined in magenta. `note` replaces the caption under it (what an illegal space breaks)."""
     lines = [note or caption(shipment), picture_key(space, shipment, highlight)]
-    # wide enough for the title (18 px bold: 0.6 em a character at most), the caption (14 px) and the key (12 px)
-    width = max(space.cols * SVG_CELL, int(max(0.6 * 18 * len(title), 0.56 * 14 * len(lines[0]),
-                                               0.56 * 12 * len(lines[1])))) + 2 * SVG_MARGIN
-    height = SVG_TITLE + 2 * SVG_MARGIN + space.rows * SVG_CELL + 24 + KEY_LINE
-    x0, y0 = (width - space.cols * SVG_CELL) / 2, SVG_TITLE + SVG_MARGIN
+    # wide enough for the space, the caption (14 px) and the key (12 px); the title wraps to that, or to
+    # TITLE_ROOM (QA: a long file name's title ran past both edges)
+    room = max(space.cols * SVG_CELL, int(max(0.56 * 14 * len(lines[0]), 0.56 * 12 * len(lines[1]))))
+    titles = title_lines(title, max(room, TITLE_ROOM))
+    width = int(max(room, *map(title_width, titles))) + 2 * SVG_MARGIN
+    top = SVG_TITLE + TITLE_LEADING * (len(titles) - 1)
+    height = top + 2 * SVG_MARGIN + space.rows * SVG_CELL + 24 + KEY_LINE
+    x0, y0 = (width - space.cols * SVG_CELL) / 2, top + SVG_MARGIN
 
     def corner(cell: Cell) -> tuple[float, float]:
         return x0 + cell[1] * SVG_CELL, y0 + cell[0] * SVG_CELL
 
     body = [_rect(0, 0, width, height, fill="#fbf8f1"),
-            svg_text(width / 2, SVG_TITLE / 2 + 4, title, 18, weight="bold")]
+            *(svg_text(width / 2, SVG_TITLE / 2 + 4 + TITLE_LEADING * i, line, TITLE_SIZE, weight="bold")
+              for i, line in enumerate(titles))]
     for cell in space.cells:
         x, y = corner(cell)
         colour = filling.colours.get(cell)
