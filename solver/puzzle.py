@@ -52,7 +52,7 @@ PILLAR_SHARE = 4
 LINK_TRIES = 100
 #: seconds the runner-up of a generated puzzle may take at most (proved in about half a second on 5 x 5 boards)
 RUNNER_UP_SECONDS = 10.0
-#: ... and its rival: the five rivals 10 s left unproved in the benchmark were proved in 0.2-26 s alone
+#: ... and its rival: the five the benchmark left unproved (in a draw's last second) were proved in 0.2-26 s alone
 RIVAL_SECONDS = 30.0
 #: carving prints at most this many of the answer's tiles on the board (a puzzle of given tiles is a half-solved one)
 MOST_GIVEN = 5
