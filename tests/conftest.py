@@ -1,4 +1,4 @@
-"""Shared test setup: lets every test file `import builders`."""
+"""Shared test setup: lets every test file `import builders`, and gives every test a lone pytest's terminal size."""
 from __future__ import annotations
 
 import os
@@ -25,4 +25,3 @@ def _fresh_cut_pool(monkeypatch):
     a relaxation's value does not depend on which tests ran first."""
     from solver import bounds
     monkeypatch.setattr(bounds, "_CUT_POOL", {})
-
