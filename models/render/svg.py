@@ -53,9 +53,11 @@ def svg_element(tag: str, content: str | None = None, **attrs: object) -> str:
     return f"<{tag}{_attrs(attrs)}>{content}</{tag}>"
 
 
-def svg_text(x: float, y: float, text: str, size: float, fill: str = "#222", weight: str = "normal", anchor: str = "middle", **attrs: object) -> str:
-    return svg_element("text", escape(text), x=f"{x:.1f}", y=f"{y:.1f}", font_size=size, font_weight=weight, fill=fill,
-               text_anchor=anchor, dominant_baseline="central", font_family=FONT, **attrs)
+def svg_text(x: float, y: float, text: str, size: float, fill: str = "#222", weight: str = "normal", anchor: str = "middle",
+             markup: str = "", **attrs: object) -> str:
+    """A text element: `text` escaped, then `markup` as written (a <tspan> of another colour, say)."""
+    return svg_element("text", escape(text) + markup, x=f"{x:.1f}", y=f"{y:.1f}", font_size=size, font_weight=weight,
+               fill=fill, text_anchor=anchor, dominant_baseline="central", font_family=FONT, **attrs)
 
 
 def _points(points: list[Point]) -> str:
@@ -309,7 +311,8 @@ SMALL_BADGE = (7.0, 8.5)
 
 
 def _bonus_plus(color: str) -> str:
-    """A bonus machine's "+", inside its id's text: the bonus colour, or dark for "any"."""
+    """A bonus machine's "+", inside its id's text: the bonus colour, or dark for "any"; rimmed, so a yellow one
+    shows on white."""
     fill = "#222" if color == "any" else _color(color)
     return svg_element("tspan", "+", fill=fill, stroke="#111", stroke_width=0.8, class_="bonus")
 
@@ -402,9 +405,9 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     shown_id = ellipsized(machine.label, max(4, int(id_room / (ID_CHAR * ID_SIZE))))
     # as big as its room allows, down to ID_SMALLEST (QA: a hex's "FN33" touched its W and E chips)
     id_size = max(ID_SMALLEST, min(ID_SIZE, (id_room - ID_CLEAR) / (ID_CHAR * len(shown_id))))
-    text += svg_text(cx, cy - 5 * len(names), shown_id, f"{id_size:.3g}", weight="bold", class_="machine-id")
-    if machine.bonus and shown_id.endswith("+"):   # the "+" in its colour, rimmed so a yellow one shows on white
-        text = text[:text.rindex("+</text>")] + _bonus_plus(machine.bonus) + "</text>"
+    plus = bool(machine.bonus) and shown_id.endswith("+")   # (drawn in its colour, unless the id was cut)
+    text += svg_text(cx, cy - 5 * len(names), shown_id[:-1] if plus else shown_id, f"{id_size:.3g}", weight="bold",
+                     markup=_bonus_plus(machine.bonus) if plus else "", class_="machine-id")
     text += "".join(svg_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
                           font_style="italic", class_="machine-name") for i, line in enumerate(names))
     if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one
@@ -458,8 +461,7 @@ def _legend(scene: Scene, x: float, y: float) -> str:
     samples = {
         "machine": lambda sx, sy: svg_element("rect", x=sx - 14, y=sy - 9, width=28, height=18, rx=5, fill="#fbfaf6", stroke="#333", stroke_width=1.5)
         + _income_badge(sx + 20, sy, 9),
-        "bonus": lambda sx, sy: svg_text(sx, sy, "FF", ID_SIZE, weight="bold")[:-len("</text>")]
-        + _bonus_plus(tint["supply"]) + "</text>",
+        "bonus": lambda sx, sy: svg_text(sx, sy, "FF", ID_SIZE, weight="bold", markup=_bonus_plus(tint["supply"])),
         "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, (tint["input"],), 2)),
         "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, (tint["output"],), 1)),
         "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", tint["pipe"], 6),
@@ -531,6 +533,13 @@ def _scene_pipes(plot: _Plot, scene: Scene) -> str:
     return svg_element("g", "".join(_pipe(plot, p) for p in ordered), class_="pipes")
 
 
+def _empty_cells(scene: Scene) -> set[Cell]:
+    """The board's cells nothing stands on: no machine, tank, pipe or diagonal tile."""
+    taken = ({c for m in scene.machines for c in m.cells} | {t.cell for t in scene.tanks}
+             | {cell for p in scene.pipes for cell, _ in p.ends} | {c for cells in scene.diagonals for c in cells})
+    return set(scene.board.cells) - taken
+
+
 def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: bool = True) -> str:
     """The SVG document of a prepared scene; without the legend when pictures share one, and without row,
     column and hex numbers where they mean nothing (a puzzle's tray of machines)."""
@@ -546,9 +555,7 @@ def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: boo
     at = scene.machine_at()
     for port in scene.ports:
         machine_ports[at[port.cell].index].append(port)
-    taken = ({c for m in scene.machines for c in m.cells} | {t.cell for t in scene.tanks}
-             | {cell for p in scene.pipes for cell, _ in p.ends} | {c for cells in scene.diagonals for c in cells})
-    labelled = set(scene.board.cells) - taken if coordinates else set()
+    labelled = _empty_cells(scene) if coordinates else set()
     layers = [
         _board_layer(plot, labelled),
         _numbers(plot) if coordinates else "",
