@@ -88,6 +88,17 @@ def test_tanks_are_drawn_in_their_colours(rulebook: Layout) -> None:
     assert tanks == {("tank supply", "red"), ("tank supply", "green"), ("tank output", "white")}
 
 
+def test_tanks_name_their_colour_so_colour_alone_tells_no_network_apart(rulebook: Layout, hex_layout: Layout) -> None:
+    """Red and green look alike to a deuteranope: each container carries its colour's letters, an output
+    reservoir its network's (FF08's blue output), at a size that fits a barrel on both geometries."""
+    root = ET.fromstring(layout_svg(rulebook))
+    named = {g.get("data-color"): _texts(g) for g in _groups(root, "tank")}
+    assert named == {"red": ["RED"], "green": ["GRN"], "white": ["BLU"]}
+    for layout in (rulebook, hex_layout):
+        for text in ET.fromstring(layout_svg(layout)).iter(f"{SVG}text"):
+            if text.get("class") == "tank-letters":
+                assert 7 <= float(text.get("font-size")) <= 11   # readable, and three bold letters fit the barrel
+
 def test_highlighted_cell_is_outlined_in_red(rulebook: Layout) -> None:
     root = ET.fromstring(layout_svg(rulebook, highlight_cells=[(4, 4)]))
     marks = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "highlight"]
@@ -239,8 +250,8 @@ def test_legend_samples_use_the_games_own_colours() -> None:
 
 def test_the_hex_legend_calls_the_funners_tanks_tanks(hex_layout: Layout) -> None:
     plain = draw_layout(hex_layout).plain
-    assert "supply tank (its colour)" in plain and "white tank (output)" in plain and "reservoir" not in plain
-    assert "supply tank (its colour)" in layout_svg(hex_layout)
+    assert "supply tank (its colour, named on it)" in plain and "white tank (output)" in plain and "reservoir" not in plain
+    assert "supply tank (its colour, named on it)" in layout_svg(hex_layout)
 
 
 @pytest.mark.parametrize("drawn", ["rulebook", "hex_layout"])

@@ -82,7 +82,7 @@ def legend_colours(colours: tuple[str, ...]) -> dict[str, str]:
 
 
 #: the tanks in the Funner's words (its rulebook calls them tanks; the square games' containers and reservoirs)
-HEX_TANK_LABELS = {"supply": "supply tank (its colour)", "reservoir": "white tank (output)",
+HEX_TANK_LABELS = {"supply": "supply tank (its colour, named on it)", "reservoir": "white tank (output)",
                    "end": "black tank (end product)"}
 
 
@@ -93,7 +93,7 @@ LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("input", "input: colour, amount, arrow into the machine"),
     LegendEntry("output", "output: colour, amount, arrow out of the machine"),
     LegendEntry("pipe", "pipe in its network's colour (grey: no colour decided yet)"),
-    LegendEntry("supply", "supply container (its colour)"),
+    LegendEntry("supply", "supply container (its colour, named on it)"),
     LegendEntry("reservoir", "output reservoir (white, rimmed in its network's colour)"),
     LegendEntry("end", "end-product reservoir (black)"),
     LegendEntry("diagonal", "diagonal intersection tile: two pipes crossing over two cells"),

@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, SVG_COLORS, ink_for, legend_colours
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, SHORT_NAMES, SVG_COLORS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
 from ..wording import ellipsized
 
@@ -35,6 +35,9 @@ TITLE_SIZE = 18
 TITLE_LEADING, TITLE_WIDTH = 24, 720
 #: bold letters' width against the oblique ones `name_ems` measures (DejaVu Sans: about 1.1)
 BOLD = 1.12
+#: a tank's colour letters: against the cell's apothem ("GRN" in bold fits the barrel's 0.9 with a margin),
+#: and at most this size in px (a hex's wider barrel would be filled edge to edge)
+TANK_LETTERS, TANK_LETTERS_MAX = 0.3, 11.0
 
 
 def _color(name: str) -> str:
@@ -232,8 +235,21 @@ def _tank(plot: _Plot, tank: TankView) -> str:
     ring = _color(tank.network_color) if tank.kind == "output" and tank.network_color not in ("none", "mixed") else "#333"
     if tank.kind == "end":
         ring = "#777"
-    body = _barrel(cx, cy, plot.apothem, _color(tank.fill), ring)
+    body = _barrel(cx, cy, plot.apothem, _color(tank.fill), ring) + _tank_letters(cx, cy, plot.apothem, tank)
     return svg_element("g", stubs + body, class_=f"tank {tank.kind}", data_color=tank.fill)
+
+
+def _tank_letters(x: float, y: float, size: float, tank: TankView) -> str:
+    """The colour's three letters on the barrel's front (the terminal's "RED", "GRN"), so a reader who does
+    not tell red from green or brown still reads each network (QA: colours alone told them apart). A supply
+    container is lettered with its colour, an output reservoir with its network's; an end-product reservoir
+    is black whatever it takes, so it is not lettered."""
+    color = tank.fill if tank.kind == "supply" else tank.network_color if tank.kind == "output" else None
+    if color not in SHORT_NAMES or color in ("none", "mixed"):
+        return ""
+    ink = ink_for(tank.fill) if tank.kind == "supply" else "#222"
+    return svg_text(x, y + size * 0.08, SHORT_NAMES[color], round(min(size * TANK_LETTERS, TANK_LETTERS_MAX), 1), fill=ink, weight="bold",
+                    class_="tank-letters")
 
 
 # -- machines -------------------------------------------------------------------------
