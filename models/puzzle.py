@@ -18,7 +18,8 @@ no pillar can part them.
 
 So every command that takes `--boards FILE` takes a puzzle file too: `factoryfun check answer.json --boards
 puzzle.json` checks an answer's rules on the puzzle's board (`puzzle check` also its machines and given tiles). `best`, `unique`, `runner_up` (what the best other
-layout scores) and `rival` (what the best layout placing some machine otherwise scores) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
+layout scores) and `rival` (what the best layout placing some machine otherwise scores; `"none"` when no such layout is legal at
+all) are what the puzzle claims (a generated puzzle's were proved when it was made); a hand-made
 puzzle may leave them out, and `factoryfun puzzle solve` answers them. Reading is strict: an unknown key, an unknown machine or board, a machine listed
 twice, each stop with one line naming the file and the key.
 """
@@ -38,6 +39,16 @@ from .wording import with_article
 
 #: more machines than this make a puzzle no player solves by hand, and a uniqueness proof no one waits for
 MAX_MACHINES = 8
+#: a runner-up or rival claimed not to exist: no other legal layout (no other placement of the machines) at all,
+#: proved, which is not the same as not known (the key left out)
+NONE_OTHER = "none"
+#: a claim about a layout other than the best: its score, NONE_OTHER, or None (not known)
+Second = int | str | None
+
+
+def second_words(score: Second) -> str:
+    """A runner-up's or rival's claim in words: its score, or that there is none."""
+    return "none exists" if score == NONE_OTHER else str(score)
 
 
 @dataclass(frozen=True)
@@ -50,9 +61,9 @@ class FactoryPuzzle:
     machines: tuple[str, ...]
     best: int | None = None        # the best factory's score (static score: income - cost + chain bonus)
     unique: bool | None = None     # whether exactly one layout scores `best`
-    runner_up: int | None = None   # what the best layout but that one scores (None: not known, or none)
+    runner_up: Second = None       # what the best layout but that one scores (None: not known; NONE_OTHER)
     given: tuple[Tile, ...] = ()   # tiles printed on the board: every answer keeps them
-    rival: int | None = None       # what the best layout placing some machine otherwise scores (None: not known)
+    rival: Second = None           # what the best layout placing some machine otherwise scores (as runner_up)
 
     @property
     def given_layout(self) -> Layout:
@@ -102,9 +113,12 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     rival = _second_score(source, "rival", raw, best, unique)
     if unique is False and best is not None and runner_up is not None and runner_up != best:
         # (QA: read, then restated as "more than one layout does (the runner-up: 17)")
-        raise DocumentError(source, "puzzle.runner_up", f"{runner_up} against a best of {best} that more than one "
-                            "layout scores: the best other layout then scores the best too")
-    if rival is not None and runner_up is not None and rival > runner_up:
+        raise DocumentError(source, "puzzle.runner_up", f"{as_json(runner_up)} against a best of {best} that more "
+                            "than one layout scores: the best other layout then scores the best too")
+    if runner_up == NONE_OTHER and rival not in (None, NONE_OTHER):
+        raise DocumentError(source, "puzzle.rival", f"{rival} against a runner-up that does not exist: the rival is "
+                            "one of the other layouts")
+    if isinstance(rival, int) and isinstance(runner_up, int) and rival > runner_up:
         raise DocumentError(source, "puzzle.rival", f"{rival} against a runner-up of {runner_up}: the rival is "
                             "one of the other layouts, so it scores at most the runner-up")
     given = parse_layout_body(source, "puzzle", {"machines": [], "tiles": raw.get("tiles", [])},
@@ -115,12 +129,14 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
     return FactoryPuzzle(ruleset, boards[board_id], catalog, machines, best, unique, runner_up, given, rival)
 
 
-def _second_score(source: str, key: str, raw: dict[str, Any], best: int | None, unique: bool | None) -> int | None:
+def _second_score(source: str, key: str, raw: dict[str, Any], best: int | None, unique: bool | None) -> Second:
     """A claimed score of a layout other than the best (`runner_up`, `rival`): at most the best, less when the
-    best is the only one."""
+    best is the only one; or NONE_OTHER, no such layout at all."""
     score = raw.get(key)
+    if score == NONE_OTHER:
+        return score
     if score is not None:
-        expect(source, f"puzzle.{key}", score, int, "a whole score")
+        expect(source, f"puzzle.{key}", score, int, f'a whole score, or "{NONE_OTHER}" when no such layout exists')
         if best is not None and (score > best or (unique and score == best)):
             raise DocumentError(source, f"puzzle.{key}", f"{score} against a best of {best}: "
                                 f"{with_article(key.replace('_', '-'))} scores at most the best, and less when the "

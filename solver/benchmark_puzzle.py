@@ -54,7 +54,10 @@ def _count(column: pd.Series) -> int:
 
 
 def summary(frame: pd.DataFrame, command: str) -> str:
-    frame = frame.assign(margin=frame["best"] - frame["runner_up"], rival_margin=frame["best"] - frame["rival"])
+    def score(column: str) -> pd.Series:   # a runner-up or rival that does not exist ("none") has no margin
+        return pd.to_numeric(frame[column], errors="coerce")
+
+    frame = frame.assign(margin=frame["best"] - score("runner_up"), rival_margin=frame["best"] - score("rival"))
     per_kind = (frame.groupby("kind", sort=False)
                 .agg(generations=("seed", "count"), found=("found", "sum"), median_seconds=("seconds", "median"),
                      median_attempts=("attempts", "median"), median_carved=("carved", "median"),

@@ -38,7 +38,7 @@ from models.check import check_layout
 from models.clock import draw_budgets
 from models.geometry import Cell
 from models.layout import Layout, Tile
-from models.puzzle import FactoryPuzzle
+from models.puzzle import NONE_OTHER, FactoryPuzzle, Second
 from models.rulesets import Ruleset
 
 from .extract import layout_from_values, prune
@@ -162,9 +162,12 @@ class RunnerUp:
     stop_signal: int | None = None
 
     @property
-    def proved_score(self) -> int | None:
-        """`score` when proved (None: not proved, or no such layout)."""
-        return self.score if self.proved else None
+    def claim(self) -> Second:
+        """What a puzzle may claim of it: the proved score, NONE_OTHER when no such layout was proved to exist
+        (a puzzle file could not tell that from not known), else None."""
+        if not self.proved:
+            return None
+        return NONE_OTHER if self.score is None else self.score
 
 
 def runner_up(ruleset: Ruleset, board: Board, catalog: Catalog, machines: tuple[str, ...] | list[str],
@@ -345,7 +348,7 @@ def carve(rng: random.Random, puzzle: FactoryPuzzle, answer: Layout, time_limit:
 
 
 def _proved_second(puzzle: FactoryPuzzle, board: Board, answer: Layout, deadline: float, workers: int, seed: int,
-                   given: tuple[Tile, ...], placed_otherwise: bool) -> int | None:
+                   given: tuple[Tile, ...], placed_otherwise: bool) -> Second:
     """A carved puzzle's runner-up (`placed_otherwise`: rival) score when proved in RUNNER_UP_SECONDS
     (RIVAL_SECONDS) at most, and in the generation's time left."""
     most = RIVAL_SECONDS if placed_otherwise else RUNNER_UP_SECONDS
@@ -353,7 +356,7 @@ def _proved_second(puzzle: FactoryPuzzle, board: Board, answer: Layout, deadline
                        min(most, max(deadline - time.monotonic(), 1.0)), workers, seed, given,
                        placed_otherwise)
     pass_on(second.stop_signal)
-    return second.proved_score
+    return second.claim
 
 
 def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile, ...], carved: list[Cell],

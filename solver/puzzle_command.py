@@ -20,7 +20,7 @@ from models.clickopts import (CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json
 from models.clock import time_left
 from models.jsonio import json_text, read_json, write_text
 from models.layout import Layout, parse_layout, require_game_of
-from models.puzzle import MAX_MACHINES, FactoryPuzzle, load_puzzle
+from models.puzzle import MAX_MACHINES, NONE_OTHER, FactoryPuzzle, Second, load_puzzle, second_words
 from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
@@ -59,10 +59,15 @@ def _question(puzzle_: FactoryPuzzle) -> str:
     if puzzle_.best is None:
         return ask
     only = {True: ", and only one layout does", False: " (more than one layout does)", None: ""}[puzzle_.unique]
-    seconds = ([f"the runner-up: {puzzle_.runner_up}"] if puzzle_.runner_up is not None else []) + (
-        [f"the machines placed otherwise: {puzzle_.rival} at best"] if puzzle_.rival is not None else [])
+    seconds = ([f"the runner-up: {second_words(puzzle_.runner_up)}"] if puzzle_.runner_up is not None else []) + (
+        [f"the machines placed otherwise: {_otherwise_words(puzzle_.rival)}"] if puzzle_.rival is not None else [])
     second = f" ({'; '.join(seconds)})" if seconds else ""
     return f"{ask}: the best factory scores {puzzle_.best}{only}{second}"
+
+
+def _otherwise_words(rival: Second) -> str:
+    """The rival claimed in the question's words."""
+    return "no other placement is legal" if rival == NONE_OTHER else f"{rival} at best"
 
 
 def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
@@ -168,8 +173,8 @@ def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, o
         _write(svg_path, _puzzle_svg(puzzle_))
 
 
-def _answer_document(result: StaticResult, unique: bool | None, runner_up: int | None,
-                     rival: int | None) -> dict[str, Any]:
+def _answer_document(result: StaticResult, unique: bool | None, runner_up: Second,
+                     rival: Second) -> dict[str, Any]:
     """The answer as `solve --out` writes a layout (`result_document`, FORMATS.md), its result saying whether it
     is the only best and what the runner-up and the rival score."""
     document = result_document(result)
@@ -202,7 +207,7 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
         second = _next_best(question, result, time_limit, workers, seed, placed_otherwise=False)
     if second is not None and second.stop_signal is None:
         rival = _next_best(question, result, time_limit, workers, seed, placed_otherwise=True)
-    document = _answer_document(result, unique, _proved_score(second), _proved_score(rival))
+    document = _answer_document(result, unique, _claim(second), _claim(rival))
     if as_json:
         click.echo(json_text(document), nl=False)
         for wrong in _wrong_claims(question, result, asked, second, rival):   # (QA: said nowhere with --json)
@@ -331,9 +336,10 @@ def _next_best(question: FactoryPuzzle, result: StaticResult, time_limit: float,
                      time_left(time_limit), workers, seed, question.given, placed_otherwise)
 
 
-def _proved_score(found: RunnerUp | None) -> int | None:
-    """What a runner-up or rival scores, when proved (None: not asked, not proved, or no such layout)."""
-    return None if found is None else found.proved_score
+def _claim(found: RunnerUp | None) -> Second:
+    """What a runner-up or rival proved makes a puzzle claim: its score, or NONE_OTHER (None: not asked, or not
+    proved)."""
+    return None if found is None else found.claim
 
 
 def _wrong_claims(question: FactoryPuzzle, result, asked, second, rival) -> list[str]:
@@ -341,11 +347,13 @@ def _wrong_claims(question: FactoryPuzzle, result, asked, second, rival) -> list
     (QA: a wrong `best` was said, a wrong `unique` or `runner_up` echoed and passed over)."""
     proved = {"best": result.objective if result.status == "OPTIMAL" else None,
               "unique": None if asked is None or asked.verdict == "unknown" else asked.unique,
-              "runner-up": _proved_score(second), "rival": _proved_score(rival)}
+              "runner-up": _claim(second), "rival": _claim(rival)}
     claimed = {"best": question.best, "unique": question.unique, "runner-up": question.runner_up,
                "rival": question.rival}
 
     def said(key: str, value: object) -> str:
+        if value == NONE_OTHER:
+            return f"it has no {key}"
         if key != "unique":
             return f"its {key} scores {value}"
         return "its best is the only one" if value else "more than one layout scores its best"

@@ -71,7 +71,9 @@ def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     (lambda d: d["puzzle"].update(runner_up=1.5), ("puzzle.runner_up", "a whole score")),
     (lambda d: d["puzzle"].update(rival=22), ("puzzle.rival", "a rival scores at most the best, and less")),
     (lambda d: d["puzzle"].update(runner_up=20, rival=21), ("puzzle.rival", "scores at most the runner-up")),
-    (lambda d: d["puzzle"].update(rival="21"), ("puzzle.rival", "a whole score")),
+    (lambda d: d["puzzle"].update(rival="21"), ("puzzle.rival", 'a whole score, or "none" when no such layout')),
+    (lambda d: d["puzzle"].update(runner_up="none", rival=19), ("puzzle.rival", "a runner-up that does not exist")),
+    (lambda d: d["puzzle"].update(runner_up="none", unique=False), ("puzzle.runner_up", "the best other layout")),
     (lambda d: d["puzzle"].update(unique=False), ("puzzle.runner_up", "the best other layout then scores the best")),
     (lambda d: d["puzzle"].update(hint=1), ("puzzle.hint", "unknown key")),
     (lambda d: d["puzzle"].update(tiles=[{"kind": "pipe", "cell": [1, 2], "sides": ["N", "S"]}]),
@@ -503,10 +505,31 @@ def test_a_lone_machine_placed_nowhere_else_has_no_rival():
     answer = load_layout(TESTS_DATA / "puzzle-tiny-one-answer.json", boards_path=path)
     rival = runner_up(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, answer, 60, 1,
                       placed_otherwise=True)
-    assert rival.proved and rival.score is None
+    assert rival.proved and rival.score is None and rival.claim == "none"
     found = legal_layouts(puzzle.ruleset, puzzle.board, puzzle.catalog, puzzle.machines, puzzle.best - 6)
     assert {tuple(sorted((m.id, m.cell, m.rotation) for m in layout.machines)) for layout in found} == \
         {tuple(sorted((m.id, m.cell, m.rotation) for m in answer.machines))}
+
+
+def test_a_rival_proved_not_to_exist_is_claimed_as_none_and_read_back(tmp_path):
+    """A puzzle file told "no rival exists" from "not known" by nothing: both left `rival` out. Now a proved
+    absence is `"none"`, written by `puzzle solve`, read back, said in the question, and checked as a claim."""
+    path = TESTS_DATA / "puzzle-tiny-one.json"
+    solved = run("puzzle", "solve", path, "--workers", "1", "--json")
+    assert json.loads(solved.stdout)["result"]["rival"] == "none"
+    document = read_json(path)
+    document["puzzle"]["rival"] = "none"
+    claimed = tmp_path / "none.json"
+    claimed.write_text(json.dumps(document))
+    puzzle = load_puzzle(claimed)
+    assert puzzle.rival == "none" and puzzle.to_dict()["puzzle"]["rival"] == "none"
+    shown = run("puzzle", "solve", claimed, "--workers", "1")
+    assert "the machines placed otherwise: no other placement is legal" in shown.stdout + shown.stderr
+    assert "the puzzle says" not in shown.stdout
+    document["puzzle"]["rival"] = 1
+    claimed.write_text(json.dumps(document))
+    wrong = run("puzzle", "solve", claimed, "--workers", "1")
+    assert "the puzzle says its rival scores 1; proved here: it has no rival" in wrong.stdout
 
 
 def test_carve_makes_a_hand_made_puzzle_unique_and_writes_it(tmp_path):
