@@ -20,6 +20,7 @@ from solver.search import run
 from solver import prove
 from models.geometry import ball
 from solver.local import LocalProver, patch
+from solver.static import solve_static
 from solver.reach import supplied_colours
 from solver.prove import fed_patterns
 
@@ -222,3 +223,25 @@ def test_two_threads_asking_the_same_block_solve_it_once_and_raise_it_once():
     assert answers == ["refuted", "refuted"]
     assert calls == [(block.machines, 0)]
     assert prover.extras[block].low == 1
+
+
+@pytest.mark.parametrize("machines", [["FN45", "FN48"], ["FN16", "FN01"], ["FN34", "FN48", "FN27"]])
+def test_a_funner_component_fits_the_patch_of_its_one_sided_tanks(machines):
+    """A Funner tank opens on one side, so it is a leaf: a path from a machine holds one tank, at its end, and
+    the patch shrinks (FN45,FN48 at three spare pipes: radius 5, 91 hexes, where counting a tank after every
+    machine and pipe gave 8 and 217). Checked on solver layouts as the square radius is above."""
+    funner = get_ruleset("factory-funner")
+    catalog = load_catalog(funner)
+    layout = solve_static(funner, load_boards(funner)["A"], catalog, machines, time_limit=5, seed=1).layout
+    prover = LocalProver(funner, catalog, lambda *_: "unknown")
+    if machines == ["FN45", "FN48"]:
+        pattern = {("FN45", "E"): 0, ("FN45", "SE"): 0, ("FN48", "E"): 0, ("FN48", "SE"): 1}
+        assert prover.radius(prover._block(machines, pattern), 3) == 5
+    for part in component_blocks(layout, catalog, prover):
+        tiles = sum(t.cost for t in layout.tiles if t.cell in part.cells)
+        score = sum(catalog[m].income for m in part.ids) - tiles + sum(
+            c.bonus for c in part.check.score.chain_inputs if c.machine in part.ids)
+        radius = prover.radius(part.block, part.block.relaxed - score)
+        for i in part.machines:
+            reach = ball(funner.geometry, layout.machines[i].cell, radius)
+            assert part.cells <= set(reach), f"{part.ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
