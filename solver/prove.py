@@ -58,8 +58,9 @@ from .extract import layout_from_values, prune
 from .grow import supports
 from .embed import embed
 from .grow_pool import GrowthPool, grow_spare
-from .local import Block, BlockSolver, LocalProver
+from .local import Block, BlockSolver, LocalProver, fewest_tanks
 from .model import StaticModel, build_static_model, fix_to_layout
+from .pair_split import forced_relation_sets, may_fit, other_tanks
 from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
 
@@ -84,6 +85,10 @@ MAX_REACHING = 500
 #: split it replaces is slower still (classic-A FF09,FF27,FF28,FF43: two pipes 6 s against 164 parts in
 #: 140 s; three pipes 318 s against over 600 s)
 LOCAL_SECONDS = math.inf
+#: a two-machine block CP-SAT cannot settle on its whole patch within this many seconds is split on its second
+#: machine's placements (Funner, where growth does not apply: FN45,FN48 at 3 spare pipes was unknown after
+#: 168 s whole; its 0-2 pipe blocks take 0.1-10 s)
+PAIR_WHOLE_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -408,7 +413,33 @@ def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre:
                if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
     if not centred:
         return "unknown"
-    return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
+    if len(block.machines) != 2 or supports(setup.ruleset, setup.diagonal):
+        return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
+    whole = _solve_part(alone, built, centred[0], PAIR_WHOLE_SECONDS, cores, register)[0]
+    if whole != "unknown" or alone.time_left() <= 0:
+        return whole
+    return _pair_split(alone, built, block, pipes, centred[0], cores, register)
+
+
+def _pair_split(setup: _Setup, built: StaticModel, block: Block, pipes: int, centred: int, cores: int,
+                register: Callable[[cp_model.CpSolver], None] | None) -> str:
+    """A two-machine block CP-SAT did not settle whole: one part per placement of its second machine on the
+    patch, the first centred, skipping placements the forced networks cannot fit (solver/pair_split.py)."""
+    ruleset, catalog, (a, b) = setup.ruleset, setup.catalog, block.machines
+    stock = block.stock or SupplyStock.of(ruleset, [catalog[a], catalog[b]])
+    rel_sets = forced_relation_sets(ruleset, catalog, a, b, block.pattern, stock)
+    fewest = fewest_tanks(ruleset, catalog, block)
+    allowed = {rels: fewest + pipes - other_tanks(catalog, block.machines, block.pattern, rels) for rels in rel_sets}
+    first = built.vars.placements[centred]
+    built.model.Add(built.model.GetIntVarFromProtoIndex(built.vars.x[centred].Index()) == 1)
+    parts = [i for i in built.vars.by_machine[b]
+             if may_fit(ruleset, catalog, (a, b), (first.anchor, first.steps),
+                        (built.vars.placements[i].anchor, built.vars.placements[i].steps), rel_sets, allowed)]
+    for part in parts:
+        verdict = _solve_part(setup, built, part, LOCAL_SECONDS, cores, register)[0]
+        if verdict != "refuted":
+            return verdict
+    return "refuted"
 
 
 def _block_solver(setup: _Setup, workers: int, growth: GrowthPool | None = None) -> BlockSolver:

@@ -1,0 +1,94 @@
+"""Which placements of a two-machine block's second machine can hold the networks its pattern forces.
+
+The local prover (solver/local.py) answers Funner blocks with CP-SAT on an open
+patch, since growth (solver/grow.py) does not cover tanks open on one side. At
+three spare pipes that model is beyond it: FN45,FN48's block stayed unknown
+after 168 s on 91 hexes, so the pair's bound stayed 2 points over its best.
+Split on where the second machine stands, the same question is 390 easy parts
+(337 s on one core), and most of them need no solve: with the first machine
+centred and the second placed, the networks the pattern forces between them
+(a feed into a fed input; the one container of a colour both draw from) need
+at least the tiles `pair_cuts` counts around the two bodies, and a placement
+whose count is over the budget holds no layout the part could find.
+
+Sound, because every count here is a floor every legal component obeys:
+- the forced relations lie in different networks (a supply network never holds
+  a product, and two supplies differ in colour), and only one feed is counted
+  (two feeds might merge into one network);
+- the block pays at most `fewest + pipes` tiles (the part asks for a score of
+  `relaxed - pipes`), and its other networks at least one tank for each
+  supplied colour no forced relation holds, one end tank if it has a black
+  output, and one reservoir for each colour of an output no input of the block
+  takes; what is left is all the forced networks may have.
+"""
+from __future__ import annotations
+
+from itertools import product
+
+from models.catalog import Catalog
+from models.geometry import Cell
+from models.rulesets import Ruleset
+from models.stock import SupplyStock
+
+from .pair_cuts import CAP, Relation, _legal_pair, _place, _Placed, _tiles, _together, relations
+from .reach import Pattern, supplied_colours
+
+
+def forced_relation_sets(ruleset: Ruleset, catalog: Catalog, a: str, b: str, pattern: Pattern,
+                         stock: SupplyStock) -> list[tuple[Relation, ...]]:
+    """The sets of relations one of which every component of `a` and `b` with this fed pattern holds: a feed
+    into the first fed input (one set for each output that could feed it), and a shared supply for each colour
+    both draw from where the stock has one container of it."""
+    every = relations(ruleset, catalog, a, b)
+    names = (a, b)
+    fed = sorted({r.second for r in every if r.kind == "feed" and pattern.get((names[r.second[0]], r.second[1])) == 1})
+    feeds = [[r for r in every if r.kind == "feed" and r.second == fed[0]]] if fed else []
+    supplies = []
+    for colour in sorted(supplied_colours(catalog, (a,), pattern) & supplied_colours(catalog, (b,), pattern)):
+        if stock.allowed(colour) + stock.any_colour > 1:
+            continue
+        shared = [r for r in every if r.kind == "supply" and r.color == colour
+                  and all(pattern.get((names[k], at)) == 0 and len(_spec(catalog, names[k], at).colors) == 1
+                          for k, at in (r.first, r.second))]
+        if shared:
+            supplies.append(shared[0])   # one network holds every such input: any pair of them is joined
+    sets = [tuple(feed) + tuple(supplies) for feed in (product(*feeds) if feeds else [()])]
+    return [rels for rels in sets if rels and all(_together(x, y) for i, x in enumerate(rels) for y in rels[i + 1:])]
+
+
+def _spec(catalog: Catalog, machine: str, at: str):
+    return next(p for p in catalog[machine].ports if p.at == at)
+
+
+def other_tanks(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, rels: tuple[Relation, ...]) -> int:
+    """Tanks the block's networks outside `rels` hold at least (see the module's docstring)."""
+    held = {r.color for r in rels if r.kind == "supply"}
+    supplies = len(supplied_colours(catalog, machines, pattern) - held)
+    outputs = [p for m in machines for p in catalog[m].outputs]
+    taken = {c for m in machines for p in catalog[m].inputs for c in p.colors}
+    ends = int(any(p.is_black for p in outputs))
+    reservoirs = len({p.colors[0] for p in outputs if not p.is_black and len(p.colors) == 1 and p.colors[0] not in taken})
+    return supplies + ends + reservoirs
+
+
+def may_fit(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, str], first: tuple[Cell, int],
+            second: tuple[Cell, int], rel_sets: list[tuple[Relation, ...]], allowed: dict) -> bool:
+    """Whether the two machines standing at `first` and `second` (anchor, rotation steps) could hold one of
+    `rel_sets` with no more tiles than `allowed[rels]` (True where nothing is forced)."""
+    if not rel_sets:
+        return True
+    pair = (catalog[machines[0]], catalog[machines[1]])
+    one = _place(ruleset, pair[0], 0, *first)
+    two = _place(ruleset, pair[1], 1, *second)
+    if one.body & two.body:
+        return False
+    both = _Placed(one.body | two.body, one.slots | two.slots, one.faces | two.faces)
+    inputs = {(k, p.at): p.colors for k in (0, 1) for p in pair[k].inputs}
+    for rels in rel_sets:
+        direct = _legal_pair(ruleset, pair, one, two, rels)
+        if direct is None:
+            continue
+        tiles = _tiles(ruleset, both, rels, direct, inputs)
+        if tiles < CAP and tiles <= allowed[rels] or tiles >= CAP and allowed[rels] >= CAP:
+            return True
+    return False
