@@ -25,11 +25,13 @@ from __future__ import annotations
 
 from itertools import product
 
+from models.board import Board
 from models.catalog import Catalog
 from models.geometry import Cell
 from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
+from .local import Block, fewest_tanks
 from .pair_cuts import CAP, Relation, _legal_pair, _place, _Placed, _tiles, _together, relations
 from .reach import Pattern, supplied_colours
 
@@ -92,3 +94,23 @@ def may_fit(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, str], first
         if tiles < CAP and tiles <= allowed[rels] or tiles >= CAP and allowed[rels] >= CAP:
             return True
     return False
+
+
+def kept_placements(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board,
+                    centre: Cell) -> set[tuple[Cell, int]]:
+    """The placements (anchor, rotation steps) of the block's second machine on its patch, its first machine at
+    `centre` in its first rotation, that may hold what the block's pattern forces within `pipes` spare pipes."""
+    rel_sets, allowed = forced_budget(ruleset, catalog, block, pipes)
+    return {(cell, steps) for cell in board.cells for steps in range(len(ruleset.geometry.rotation_values))
+            if may_fit(ruleset, catalog, block.machines, (centre, 0), (cell, steps), rel_sets, allowed)}
+
+
+def forced_budget(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int
+                  ) -> tuple[list[tuple[Relation, ...]], dict[tuple[Relation, ...], int]]:
+    """The block's forced relation sets, and the tiles each may hold at `pipes` spare pipes."""
+    a, b = block.machines
+    stock = block.stock or SupplyStock.of(ruleset, [catalog[a], catalog[b]])
+    rel_sets = forced_relation_sets(ruleset, catalog, a, b, block.pattern, stock)
+    fewest = fewest_tanks(ruleset, catalog, block)
+    return rel_sets, {rels: fewest + pipes - other_tanks(catalog, block.machines, block.pattern, rels)
+                      for rels in rel_sets}

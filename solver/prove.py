@@ -58,9 +58,9 @@ from .extract import layout_from_values, prune
 from .grow import supports
 from .embed import embed
 from .grow_pool import GrowthPool, grow_spare
-from .local import Block, BlockSolver, LocalProver, fewest_tanks
+from .local import Block, BlockSolver, LocalProver
 from .model import StaticModel, build_static_model, fix_to_layout
-from .pair_split import forced_relation_sets, may_fit, other_tanks
+from .pair_split import kept_placements
 from .reach import Pattern, add_reach_cuts
 from .search import Interrupt, solver_parameters, value_reader
 
@@ -405,7 +405,16 @@ def _split(setup: _Setup, built: StaticModel, pool: ThreadPoolExecutor) -> tuple
 
 def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre: Cell, cores: int,
                   register: Callable[[cp_model.CpSolver], None] | None = None) -> str:
-    """CP-SAT on one block's patch model, its first machine at `centre` in its first rotation."""
+    """CP-SAT on one block's patch model, its first machine at `centre` in its first rotation.
+
+    A two-machine block growth does not cover (Funner) first keeps the placements of its second machine that
+    can hold what its pattern forces (solver/pair_split.py): none, and it is refuted with no model (FN45,FN48
+    at 0-2 spare pipes, 0.1-2.3 s each as CP-SAT models); else CP-SAT gets it whole for PAIR_WHOLE_SECONDS,
+    then one part per placement kept."""
+    kept = (kept_placements(setup.ruleset, setup.catalog, block, pipes, board, centre)
+            if len(block.machines) == 2 and not supports(setup.ruleset, setup.diagonal) else None)
+    if kept is not None and not kept:
+        return "refuted"
     alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,
                    setup.deadline, setup.interrupt, stock=block.stock)
     built = _pattern_model(alone, FedPattern(block.pattern, block.relaxed), block.relaxed - pipes)
@@ -413,32 +422,18 @@ def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre:
                if built.vars.placements[i].anchor == centre and built.vars.placements[i].steps == 0]
     if not centred:
         return "unknown"
-    if len(block.machines) != 2 or supports(setup.ruleset, setup.diagonal):
+    if kept is None:
         return _solve_part(alone, built, centred[0], LOCAL_SECONDS, cores, register)[0]
     whole = _solve_part(alone, built, centred[0], PAIR_WHOLE_SECONDS, cores, register)[0]
     if whole != "unknown" or alone.time_left() <= 0:
         return whole
-    return _pair_split(alone, built, block, pipes, centred[0], cores, register)
-
-
-def _pair_split(setup: _Setup, built: StaticModel, block: Block, pipes: int, centred: int, cores: int,
-                register: Callable[[cp_model.CpSolver], None] | None) -> str:
-    """A two-machine block CP-SAT did not settle whole: one part per placement of its second machine on the
-    patch, the first centred, skipping placements the forced networks cannot fit (solver/pair_split.py)."""
-    ruleset, catalog, (a, b) = setup.ruleset, setup.catalog, block.machines
-    stock = block.stock or SupplyStock.of(ruleset, [catalog[a], catalog[b]])
-    rel_sets = forced_relation_sets(ruleset, catalog, a, b, block.pattern, stock)
-    fewest = fewest_tanks(ruleset, catalog, block)
-    allowed = {rels: fewest + pipes - other_tanks(catalog, block.machines, block.pattern, rels) for rels in rel_sets}
-    first = built.vars.placements[centred]
-    built.model.Add(built.model.GetIntVarFromProtoIndex(built.vars.x[centred].Index()) == 1)
-    parts = [i for i in built.vars.by_machine[b]
-             if may_fit(ruleset, catalog, (a, b), (first.anchor, first.steps),
-                        (built.vars.placements[i].anchor, built.vars.placements[i].steps), rel_sets, allowed)]
-    for part in parts:
-        verdict = _solve_part(setup, built, part, LOCAL_SECONDS, cores, register)[0]
-        if verdict != "refuted":
-            return verdict
+    built.model.Add(built.model.GetIntVarFromProtoIndex(built.vars.x[centred[0]].Index()) == 1)
+    for part in built.vars.by_machine[block.machines[1]]:
+        placed = built.vars.placements[part]
+        if (placed.anchor, placed.steps) in kept:
+            verdict = _solve_part(alone, built, part, LOCAL_SECONDS, cores, register)[0]
+            if verdict != "refuted":
+                return verdict
     return "refuted"
 
 

@@ -9,9 +9,8 @@ from models.catalog import load_catalog
 from models.check import check_layout
 from models.layout import parse_layout
 from models.rulesets import get_ruleset
-from models.stock import SupplyStock
 from solver.local import LocalProver, fewest_tanks
-from solver.pair_split import forced_relation_sets, may_fit, other_tanks
+from solver.pair_split import forced_budget, kept_placements, may_fit
 from solver.static import solve_static
 
 FUNNER = get_ruleset("factory-funner")
@@ -33,12 +32,7 @@ FOURTEEN = {
 
 
 def _kept(block, pipes: int, first, second) -> bool:
-    a, b = block.machines
-    stock = block.stock or SupplyStock.of(FUNNER, [CATALOG[a], CATALOG[b]])
-    rel_sets = forced_relation_sets(FUNNER, CATALOG, a, b, block.pattern, stock)
-    fewest = fewest_tanks(FUNNER, CATALOG, block)
-    allowed = {rels: fewest + pipes - other_tanks(CATALOG, block.machines, block.pattern, rels) for rels in rel_sets}
-    return may_fit(FUNNER, CATALOG, (a, b), first, second, rel_sets, allowed)
+    return may_fit(FUNNER, CATALOG, block.machines, first, second, *forced_budget(FUNNER, CATALOG, block, pipes))
 
 
 def _layouts():
@@ -75,8 +69,5 @@ def test_few_placements_of_fn48_can_hold_its_feed_and_shared_green_beside_fn45()
     took 35 s to refute it), four at 4 (one holds the fourteen above)."""
     prover = LocalProver(FUNNER, CATALOG, lambda *_: "unknown")
     block = prover._block(["FN45", "FN48"], FN45_FN48)
-    kept = []
-    for pipes in range(5):
-        board, centre = prover._patch_for(block, pipes)
-        kept.append(sum(_kept(block, pipes, (centre, 0), (cell, steps)) for cell in board.cells for steps in range(6)))
+    kept = [len(kept_placements(FUNNER, CATALOG, block, pipes, *prover._patch_for(block, pipes))) for pipes in range(5)]
     assert kept == [0, 0, 0, 1, 4]
