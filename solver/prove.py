@@ -407,12 +407,12 @@ def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre:
                   register: Callable[[cp_model.CpSolver], None] | None = None) -> str:
     """CP-SAT on one block's patch model, its first machine at `centre` in its first rotation.
 
-    A two-machine block growth does not cover (Funner) first keeps the placements of its second machine that
-    can hold what its pattern forces (solver/pair_split.py): none, and it is refuted with no model (FN45,FN48
-    at 0-2 spare pipes, 0.1-2.3 s each as CP-SAT models); else CP-SAT gets it whole for PAIR_WHOLE_SECONDS,
-    then one part per placement kept."""
-    kept = (kept_placements(setup.ruleset, setup.catalog, block, pipes, board, centre)
-            if len(block.machines) == 2 and not supports(setup.ruleset, setup.diagonal) else None)
+    A two-machine block growth does not cover (Funner's tanks; not the diagonal tile, which the pair tables do
+    not know) first keeps the placements of its second machine that can hold what its pattern forces
+    (solver/pair_split.py): none, and it is refuted with no model (FN45,FN48 at 0-2 spare pipes, 0.1-2.3 s
+    each as CP-SAT models); else CP-SAT gets it whole for PAIR_WHOLE_SECONDS, then one part per placement kept."""
+    split = len(block.machines) == 2 and not setup.diagonal and not supports(setup.ruleset, False)
+    kept = kept_placements(setup.ruleset, setup.catalog, block, pipes, board, centre) if split else None
     if kept is not None and not kept:
         return "refuted"
     alone = _Setup(setup.ruleset, board, setup.catalog, list(block.machines), setup.diagonal, None,

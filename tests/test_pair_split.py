@@ -71,3 +71,25 @@ def test_few_placements_of_fn48_can_hold_its_feed_and_shared_green_beside_fn45()
     block = prover._block(["FN45", "FN48"], FN45_FN48)
     kept = [len(kept_placements(FUNNER, CATALOG, block, pipes, *prover._patch_for(block, pipes))) for pipes in range(5)]
     assert kept == [0, 0, 0, 1, 4]
+
+
+def test_the_split_is_left_out_where_the_pair_tables_do_not_hold(monkeypatch):
+    """The pair tables know neither the diagonal tile nor growth's rulesets: a square block with the diagonal tile
+    goes to CP-SAT whole (the split would count its paths wrong), a Funner pair to the split."""
+    import time
+
+    from solver import prove
+
+    asked = []
+    monkeypatch.setattr(prove, "kept_placements", lambda *args: asked.append(args[2].machines) or set())
+    square = get_ruleset("factory-fun")
+    for ruleset, machines, pattern, diagonal in (
+            (square, ["FF39", "FF08"], {("FF39", "W"): 0, ("FF39", "Na"): 0, ("FF08", "W"): 1, ("FF08", "Na"): 0}, True),
+            (FUNNER, ["FN45", "FN48"], FN45_FN48, False)):
+        catalog = load_catalog(ruleset)
+        prover = LocalProver(ruleset, catalog, lambda *_: "unknown", diagonal)
+        block = prover._block(machines, pattern)
+        board, centre = prover._patch_for(block, 0)
+        setup = prove._Setup(ruleset, board, catalog, machines, diagonal, None, time.monotonic() + 10, None)
+        prove.patch_verdict(setup, block, 0, board, centre, 1)
+    assert asked == [("FN45", "FN48")]

@@ -187,15 +187,20 @@ def test_a_two_pipe_budget_is_refuted_on_one_patch_not_164_board_parts():
 @pytest.mark.parametrize("machines", [SET, ["FF16", "FF27", "FF30", "FF46"], ["FF28", "FF30", "FF42", "FF45"]])
 def test_every_component_of_a_real_layout_fits_its_patch(machines):
     """The radius argument, checked on solver layouts: each component, at its own extra cost, fits around each machine."""
-    layout = solved_layout(FF, CATALOG, machines)
     prover = LocalProver(FF, CATALOG, lambda *_: "unknown")
-    for part in component_blocks(layout, CATALOG, prover):
-        tiles = sum(1 for c in part.cells if c not in layout.machine_cells)
-        score = sum(CATALOG[m].income for m in part.ids) - tiles + sum(
+    _assert_components_fit_their_patches(solved_layout(FF, CATALOG, machines), prover)
+
+
+def _assert_components_fit_their_patches(layout, prover: LocalProver) -> None:
+    """Each component of `layout`, at its own extra cost, lies within the prover's radius of each of its machines."""
+    catalog = prover.catalog
+    for part in component_blocks(layout, catalog, prover):
+        tiles = sum(t.cost for t in layout.tiles if t.cell in part.cells)
+        score = sum(catalog[m].income for m in part.ids) - tiles + sum(
             c.bonus for c in part.check.score.chain_inputs if c.machine in part.ids)
         radius = prover.radius(part.block, part.block.relaxed - score)
         for i in part.machines:
-            reach = ball(FF.geometry, layout.machines[i].cell, radius)
+            reach = ball(prover.ruleset.geometry, layout.machines[i].cell, radius)
             assert part.cells <= set(reach), f"{part.ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
 
 
@@ -237,11 +242,4 @@ def test_a_funner_component_fits_the_patch_of_its_one_sided_tanks(machines):
     if machines == ["FN45", "FN48"]:
         pattern = {("FN45", "E"): 0, ("FN45", "SE"): 0, ("FN48", "E"): 0, ("FN48", "SE"): 1}
         assert prover.radius(prover._block(machines, pattern), 3) == 5
-    for part in component_blocks(layout, catalog, prover):
-        tiles = sum(t.cost for t in layout.tiles if t.cell in part.cells)
-        score = sum(catalog[m].income for m in part.ids) - tiles + sum(
-            c.bonus for c in part.check.score.chain_inputs if c.machine in part.ids)
-        radius = prover.radius(part.block, part.block.relaxed - score)
-        for i in part.machines:
-            reach = ball(funner.geometry, layout.machines[i].cell, radius)
-            assert part.cells <= set(reach), f"{part.ids}: a cell lies beyond radius {radius} of {layout.machines[i].id}"
+    _assert_components_fit_their_patches(layout, prover)
