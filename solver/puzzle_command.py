@@ -430,6 +430,12 @@ def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], sha
     shown = f"scores {score} of the best {question.best}: {share:.0%}" if share is not None else f"scores {score}"
     if question.runner_up is not None and score == question.runner_up:
         return f"{shown}, the runner-up: only the answer scores more"
+    # a legal answer under the best is another layout: the runner-up exists and scores at least as much (QA: a
+    # claimed "none" or a lower runner-up passed over)
+    if question.runner_up == NONE_OTHER or (isinstance(question.runner_up, int) and score > question.runner_up):
+        claim = ("no other layout is legal" if question.runner_up == NONE_OTHER
+                 else f"its runner-up scores {question.runner_up}")
+        return f"{shown}; the puzzle says {claim}: its claim is wrong (`factoryfun puzzle solve` proves the runner-up)"
     return shown
 
 
