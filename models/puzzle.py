@@ -46,11 +46,6 @@ NONE_OTHER = "none"
 Second = int | str | None
 
 
-def second_words(score: Second) -> str:
-    """A runner-up's or rival's claim in words: its score, or that there is none."""
-    return "none exists" if score == NONE_OTHER else str(score)
-
-
 @dataclass(frozen=True)
 class FactoryPuzzle:
     """The board, the machines every answer places (all of them), and the claims about its best answer."""

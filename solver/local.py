@@ -266,9 +266,8 @@ class LocalProver:
         step = 2 if self.diagonal else 1
         fewest = fewest_tanks(self.ruleset, self.catalog, block)
         # a tank open on one side only (Funner) joins one neighbour: a leaf, so a path holds one, at its end
-        on_path = 1 if self.ruleset.oriented_tanks else None
         return max(self.ruleset.machine_shape.cell_count * k - 1 + step * p
-                   + min(on_path if on_path is not None else k + p, fewest + budget - p)
+                   + min(1 if self.ruleset.oriented_tanks else k + p, fewest + budget - p)
                    for p in range(budget + 1))
 
     def _patch_for(self, block: Block, pipes: int) -> tuple[Board, Cell]:

@@ -20,7 +20,7 @@ from models.clickopts import (CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json
 from models.clock import time_left
 from models.jsonio import json_text, read_json, write_text
 from models.layout import Layout, parse_layout, require_game_of
-from models.puzzle import MAX_MACHINES, NONE_OTHER, FactoryPuzzle, Second, load_puzzle, second_words
+from models.puzzle import MAX_MACHINES, NONE_OTHER, FactoryPuzzle, Second, load_puzzle
 from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
@@ -59,15 +59,17 @@ def _question(puzzle_: FactoryPuzzle) -> str:
     if puzzle_.best is None:
         return ask
     only = {True: ", and only one layout does", False: " (more than one layout does)", None: ""}[puzzle_.unique]
-    seconds = ([f"the runner-up: {second_words(puzzle_.runner_up)}"] if puzzle_.runner_up is not None else []) + (
-        [f"the machines placed otherwise: {_otherwise_words(puzzle_.rival)}"] if puzzle_.rival is not None else [])
+    seconds = ([f"the runner-up: {_claim_words(puzzle_.runner_up, 'none exists')}"]
+               if puzzle_.runner_up is not None else []) + (
+        [f"the machines placed otherwise: {_claim_words(puzzle_.rival, 'no other placement is legal', ' at best')}"]
+        if puzzle_.rival is not None else [])
     second = f" ({'; '.join(seconds)})" if seconds else ""
     return f"{ask}: the best factory scores {puzzle_.best}{only}{second}"
 
 
-def _otherwise_words(rival: Second) -> str:
-    """The rival claimed in the question's words."""
-    return "no other placement is legal" if rival == NONE_OTHER else f"{rival} at best"
+def _claim_words(claim: Second, none: str, after_score: str = "") -> str:
+    """A runner-up's or rival's claim in the question's words: its score, or `none` where it does not exist."""
+    return none if claim == NONE_OTHER else f"{claim}{after_score}"
 
 
 def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:

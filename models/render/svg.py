@@ -248,8 +248,8 @@ def _tank_letters(x: float, y: float, size: float, tank: TankView) -> str:
     if color not in SHORT_NAMES or color in ("none", "mixed"):
         return ""
     ink = ink_for(tank.fill) if tank.kind == "supply" else "#222"
-    return svg_text(x, y + size * 0.08, SHORT_NAMES[color], round(min(size * TANK_LETTERS, TANK_LETTERS_MAX), 1), fill=ink, weight="bold",
-                    class_="tank-letters")
+    font = round(min(size * TANK_LETTERS, TANK_LETTERS_MAX), 1)
+    return svg_text(x, y + size * 0.08, SHORT_NAMES[color], font, fill=ink, weight="bold", class_="tank-letters")
 
 
 # -- machines -------------------------------------------------------------------------
