@@ -73,36 +73,44 @@ def other_tanks(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, r
     return supplies + ends + reservoirs
 
 
-def may_fit(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, str], first: tuple[Cell, int],
-            second: tuple[Cell, int], rel_sets: list[tuple[Relation, ...]], allowed: dict) -> bool:
-    """Whether the two machines standing at `first` and `second` (anchor, rotation steps) could hold one of
-    `rel_sets` with no more tiles than `allowed[rels]` (True where nothing is forced)."""
+def room(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, str], first: tuple[Cell, int],
+         second: tuple[Cell, int], rel_sets: list[tuple[Relation, ...]], allowed: dict) -> int | None:
+    """How many tiles the two machines standing at `first` and `second` (anchor, rotation steps) leave spare,
+    at most, holding one of `rel_sets` within `allowed[rels]` tiles; None where none fits (0 where nothing is
+    forced, and where the tables' count is capped)."""
     if not rel_sets:
-        return True
+        return 0
     pair = (catalog[machines[0]], catalog[machines[1]])
     one = _place(ruleset, pair[0], 0, *first)
     two = _place(ruleset, pair[1], 1, *second)
     if one.body & two.body:
-        return False
+        return None
     both = _Placed(one.body | two.body, one.slots | two.slots, one.faces | two.faces)
     inputs = {(k, p.at): p.colors for k in (0, 1) for p in pair[k].inputs}
+    spare: int | None = None
     for rels in rel_sets:
         direct = _legal_pair(ruleset, pair, one, two, rels)
         if direct is None:
             continue
         tiles = _tiles(ruleset, both, rels, direct, inputs)
-        if tiles < CAP and tiles <= allowed[rels] or tiles >= CAP and allowed[rels] >= CAP:
-            return True
-    return False
+        if tiles >= CAP:   # the tables stop counting at CAP: it fits a budget of CAP or more, its room unknown
+            left = 0 if allowed[rels] >= CAP else -1
+        else:
+            left = allowed[rels] - tiles
+        if left >= 0:
+            spare = max(left, spare if spare is not None else 0)
+    return spare
 
 
 def kept_placements(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board,
-                    centre: Cell) -> set[tuple[Cell, int]]:
+                    centre: Cell) -> dict[tuple[Cell, int], int]:
     """The placements (anchor, rotation steps) of the block's second machine on its patch, its first machine at
-    `centre` in its first rotation, that may hold what the block's pattern forces within `pipes` spare pipes."""
+    `centre` in its first rotation, that may hold what the block's pattern forces within `pipes` spare pipes,
+    with the tiles each leaves spare (`room`)."""
     rel_sets, allowed = forced_budget(ruleset, catalog, block, pipes)
-    return {(cell, steps) for cell in board.cells for steps in range(len(ruleset.geometry.rotation_values))
-            if may_fit(ruleset, catalog, block.machines, (centre, 0), (cell, steps), rel_sets, allowed)}
+    rooms = {(cell, steps): room(ruleset, catalog, block.machines, (centre, 0), (cell, steps), rel_sets, allowed)
+             for cell in board.cells for steps in range(len(ruleset.geometry.rotation_values))}
+    return {placed: spare for placed, spare in rooms.items() if spare is not None}
 
 
 def forced_budget(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int

@@ -428,12 +428,13 @@ def patch_verdict(setup: _Setup, block: Block, pipes: int, board: Board, centre:
     if whole != "unknown" or alone.time_left() <= 0:
         return whole
     built.model.Add(built.model.GetIntVarFromProtoIndex(built.vars.x[centred[0]].Index()) == 1)
-    for part in built.vars.by_machine[block.machines[1]]:
-        placed = built.vars.placements[part]
-        if (placed.anchor, placed.steps) in kept:
-            verdict = _solve_part(alone, built, part, LOCAL_SECONDS, cores, register)[0]
-            if verdict != "refuted":
-                return verdict
+    where = {(built.vars.placements[i].anchor, built.vars.placements[i].steps): i
+             for i in built.vars.by_machine[block.machines[1]]}
+    # the roomiest placements first: a block that can reach the budget most likely does there
+    for placed in sorted((p for p in kept if p in where), key=lambda p: -kept[p]):
+        verdict = _solve_part(alone, built, where[placed], LOCAL_SECONDS, cores, register)[0]
+        if verdict != "refuted":
+            return verdict
     return "refuted"
 
 

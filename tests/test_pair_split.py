@@ -10,7 +10,7 @@ from models.check import check_layout
 from models.layout import parse_layout
 from models.rulesets import get_ruleset
 from solver.local import LocalProver, fewest_tanks
-from solver.pair_split import forced_budget, kept_placements, may_fit
+from solver.pair_split import forced_budget, kept_placements, room
 from solver.static import solve_static
 
 FUNNER = get_ruleset("factory-funner")
@@ -32,7 +32,7 @@ FOURTEEN = {
 
 
 def _kept(block, pipes: int, first, second) -> bool:
-    return may_fit(FUNNER, CATALOG, block.machines, first, second, *forced_budget(FUNNER, CATALOG, block, pipes))
+    return room(FUNNER, CATALOG, block.machines, first, second, *forced_budget(FUNNER, CATALOG, block, pipes)) is not None
 
 
 def _layouts():
@@ -81,7 +81,7 @@ def test_the_split_is_left_out_where_the_pair_tables_do_not_hold(monkeypatch):
     from solver import prove
 
     asked = []
-    monkeypatch.setattr(prove, "kept_placements", lambda *args: asked.append(args[2].machines) or set())
+    monkeypatch.setattr(prove, "kept_placements", lambda *args: asked.append(args[2].machines) or {})
     square = get_ruleset("factory-fun")
     for ruleset, machines, pattern, diagonal in (
             (square, ["FF39", "FF08"], {("FF39", "W"): 0, ("FF39", "Na"): 0, ("FF08", "W"): 1, ("FF08", "Na"): 0}, True),
