@@ -186,6 +186,19 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
     return min(total, cap)
 
 
+def placed_tiles(ruleset: Ruleset, machines: tuple, one: _Placed, two: _Placed, rels: tuple[Relation, ...],
+                 inputs: dict[Port, tuple[str, ...]], cap: int = CAP) -> int | None:
+    """The fewest tiles of the relations' networks with the two machines placed as `one` and `two` (at most
+    `cap`); None where they overlap, or a port faces what it cannot (`_legal_pair`)."""
+    if one.body & two.body:
+        return None
+    direct = _legal_pair(ruleset, machines, one, two, rels)
+    if direct is None:
+        return None
+    both = _Placed(one.body | two.body, one.slots | two.slots, one.faces | two.faces)
+    return _tiles(ruleset, both, rels, direct, inputs, cap)
+
+
 def _steps(geometry, start: Cell, end: Cell, body: frozenset[Cell], cap: int) -> int:
     """Steps from `start` to `end` around `body` (at most `cap`). On a square grid with no body cell in
     the rectangle the two cells span, that is their Manhattan distance, without a walk."""
@@ -237,15 +250,12 @@ def pair_tiles(ruleset: Ruleset, catalog: Catalog, a: str, b: str, rels: tuple[R
     for anchor in ball(geometry, origin, CAP + 3):
         for steps in range(len(geometry.rotation_values)):
             second = _place(ruleset, machines[1], 1, anchor, steps)
-            if first.body & second.body:
-                continue
             if _least(rels, reach, second) >= best:
                 continue
-            direct = _legal_pair(ruleset, machines, first, second, rels)
-            if direct is None:
+            tiles = placed_tiles(ruleset, machines, first, second, rels, inputs)
+            if tiles is None:
                 continue
-            both = _Placed(first.body | second.body, first.slots | second.slots, first.faces | second.faces)
-            best = min(best, _tiles(ruleset, both, rels, direct, inputs))
+            best = min(best, tiles)
             if best <= floor:
                 _PAIR_TILES[key] = best
                 return best

@@ -32,7 +32,7 @@ from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
 from .local import Block, fewest_tanks
-from .pair_cuts import CAP, Relation, _legal_pair, _place, _Placed, _tiles, _together, relations
+from .pair_cuts import CAP, Relation, _place, _spec, _together, placed_tiles, relations
 from .reach import Pattern, supplied_colours
 
 
@@ -42,7 +42,7 @@ def forced_relation_sets(ruleset: Ruleset, catalog: Catalog, a: str, b: str, pat
     into the first fed input (one set for each output that could feed it), and a shared supply for each colour
     both draw from where the stock has one container of it."""
     every = relations(ruleset, catalog, a, b)
-    names = (a, b)
+    names, pair = (a, b), (catalog[a], catalog[b])
     fed = sorted({r.second for r in every if r.kind == "feed" and pattern.get((names[r.second[0]], r.second[1])) == 1})
     feeds = [[r for r in every if r.kind == "feed" and r.second == fed[0]]] if fed else []
     supplies = []
@@ -50,16 +50,12 @@ def forced_relation_sets(ruleset: Ruleset, catalog: Catalog, a: str, b: str, pat
         if stock.allowed(colour) + stock.any_colour > 1:
             continue
         shared = [r for r in every if r.kind == "supply" and r.color == colour
-                  and all(pattern.get((names[k], at)) == 0 and len(_spec(catalog, names[k], at).colors) == 1
+                  and all(pattern.get((names[k], at)) == 0 and len(_spec(pair, (k, at)).colors) == 1
                           for k, at in (r.first, r.second))]
         if shared:
             supplies.append(shared[0])   # one network holds every such input: any pair of them is joined
     sets = [tuple(feed) + tuple(supplies) for feed in (product(*feeds) if feeds else [()])]
     return [rels for rels in sets if rels and all(_together(x, y) for i, x in enumerate(rels) for y in rels[i + 1:])]
-
-
-def _spec(catalog: Catalog, machine: str, at: str):
-    return next(p for p in catalog[machine].ports if p.at == at)
 
 
 def other_tanks(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, rels: tuple[Relation, ...]) -> int:
@@ -83,16 +79,12 @@ def room(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, str], first: t
     pair = (catalog[machines[0]], catalog[machines[1]])
     one = _place(ruleset, pair[0], 0, *first)
     two = _place(ruleset, pair[1], 1, *second)
-    if one.body & two.body:
-        return None
-    both = _Placed(one.body | two.body, one.slots | two.slots, one.faces | two.faces)
     inputs = {(k, p.at): p.colors for k in (0, 1) for p in pair[k].inputs}
     spare: int | None = None
     for rels in rel_sets:
-        direct = _legal_pair(ruleset, pair, one, two, rels)
-        if direct is None:
+        tiles = placed_tiles(ruleset, pair, one, two, rels, inputs)
+        if tiles is None:
             continue
-        tiles = _tiles(ruleset, both, rels, direct, inputs)
         if tiles >= CAP:   # the tables stop counting at CAP: it fits a budget of CAP or more, its room unknown
             left = 0 if allowed[rels] >= CAP else -1
         else:

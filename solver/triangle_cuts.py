@@ -35,7 +35,7 @@ from models.catalog import Catalog
 from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
-from .pair_cuts import Relation, _legal_pair, _place, _Placed, _tiles
+from .pair_cuts import Relation, _legal_pair, _place, placed_tiles
 from .search import past
 from .steiner import steiner_cells
 
@@ -122,14 +122,8 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
             if abs(end[0] - start[0]) + abs(end[1] - start[1]) + 1 >= cap:
                 continue   # the relation's path alone is `cap` tiles or more
             second = _place(ruleset, machines[1], 1, anchor, steps)
-            if first.body & second.body:
-                continue
-            direct = _legal_pair(ruleset, machines, first, second, (relation,))
-            if direct is None:
-                continue
-            both = _Placed(first.body | second.body, first.slots | second.slots, first.faces | second.faces)
-            tiles = _tiles(ruleset, both, (relation,), direct, inputs, cap)
-            if tiles < cap:
+            tiles = placed_tiles(ruleset, machines, first, second, (relation,), inputs, cap)
+            if tiles is not None and tiles < cap:
                 table[(anchor, steps)] = tiles
     _TABLES[key] = table
     return table
