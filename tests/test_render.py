@@ -12,7 +12,8 @@ import pytest
 from models.board import load_boards
 from models.layout import Layout, MachinePlacement, Tile, load_layout, parse_layout
 from models.render import board_svg, draw_board, draw_layout, layout_svg
-from models.render.palette import LEGEND, SVG_COLORS
+from models.render.palette import LEGEND, SVG_COLORS, SVG_LABELS
+from models.render.scene import layout_scene
 from models.rulesets import get_ruleset
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "instances" / "examples" / "rulebook-round2.json"
@@ -99,6 +100,26 @@ def test_tanks_name_their_colour_so_colour_alone_tells_no_network_apart(rulebook
             if text.get("class") == "tank-letters":
                 assert 7 <= float(text.get("font-size")) <= 11   # readable, and three bold letters fit the barrel
 
+def _feed_names(layout: Layout) -> list[tuple[str | None, list[str]]]:
+    board = [g for g in _groups(ET.fromstring(layout_svg(layout)), "feed-names")][0]
+    return [(g.get("data-color"), _texts(g)) for g in _groups(board, "feed-name")]
+
+
+def test_a_feed_through_pipes_is_named_once_on_them() -> None:
+    """A feed has no tank to carry its letters, so a reader who does not tell its colour from the next reads it on
+    one of its pipes (the middle one); networks named on their tanks are not named again."""
+    layout = load_layout(EXAMPLE.parent / "legal-merge-1-and-1-to-2.json")
+    assert _feed_names(layout) == [("green", ["GRN"])]
+    # its pipes: (2, 3) and (3, 3) down from FF04, (3, 2) bending in from FF23; (3, 3) is nearest their middle
+    assert layout_scene(layout).named == (((3, 3), "green"),)
+
+
+def test_networks_with_lettered_tanks_or_no_pipe_are_not_named_again(rulebook: Layout, hex_layout: Layout) -> None:
+    """The rulebook's round 2 feeds FF39 into FF08 port to port and every piped network ends at a lettered tank."""
+    assert _feed_names(rulebook) == []
+    assert _feed_names(hex_layout) == []
+
+
 def test_highlighted_cell_is_outlined_in_red(rulebook: Layout) -> None:
     root = ET.fromstring(layout_svg(rulebook, highlight_cells=[(4, 4)]))
     marks = [p for p in root.iter(f"{SVG}polygon") if p.get("class") == "highlight"]
@@ -137,7 +158,7 @@ def test_a_layouts_legend_explains_everything_in_every_picture(rulebook: Layout)
         if entry.key in ("diagonal", "bonus"):   # (only where one is: QA saw none in the legend of a layout with one)
             assert entry.label not in legend and entry.label not in plain
             continue
-        assert entry.label in legend
+        assert SVG_LABELS.get(entry.key, entry.label) in legend
         assert entry.label in plain or entry.key == "machine"   # (the terminal's machine entry says less)
     diagonal = load_layout(EXAMPLE.parent / "legal-diagonal.json")
     label = next(entry.label for entry in LEGEND if entry.key == "diagonal")

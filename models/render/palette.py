@@ -86,6 +86,10 @@ HEX_TANK_LABELS = {"supply": "supply tank (its colour, named on it)", "reservoir
                    "end": "black tank (end product)"}
 
 
+#: what only the SVG says: it names a feed on its pipes (the terminal's pipes are a character wide)
+SVG_LABELS = {"pipe": "pipe in its network's colour; feeds named (grey: undecided)"}
+
+
 #: the meaning of every symbol, shared so the two legends never drift apart
 LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("machine", "machine: id, income (circled), name"),

@@ -82,6 +82,7 @@ class Scene:
     tanks: tuple[TankView, ...] = ()
     diagonals: tuple[tuple[Cell, ...], ...] = ()   # cells of each diagonal tile
     highlights: frozenset[Cell] = frozenset()
+    named: tuple[tuple[Cell, str], ...] = ()       # a pipe cell of each feed network, and the colour named there
 
     def machine_at(self) -> dict[Cell, MachineView]:
         return {cell: m for m in self.machines for cell in m.cells}
@@ -106,6 +107,33 @@ def network_color(net: Network | None, order: tuple[str, ...]) -> str:
     if not net.colors:
         return "mixed"
     return next((c for c in order if c in net.colors), sorted(net.colors)[0])
+
+
+def named_feeds(layout: Layout, conn, order: tuple[str, ...]) -> tuple[tuple[Cell, str], ...]:
+    """Where each network that no lettered tank names (a feed from machine to machine) writes its colour: the
+    cell of its pipes nearest their middle that holds no other pipe. A reader who does not tell red from green
+    or brown reads a feed's colour there (QA, a simulation of colour blindness: only its chips and pipe showed
+    it); supply and output networks are named on their tanks, and black end-product networks need no name."""
+    pipes_in: dict[Cell, int] = {}
+    for pipe in layout.pipes:
+        for cell in {cell for cell, _ in pipe.ends}:
+            pipes_in[cell] = pipes_in.get(cell, 0) + 1
+    lettered = {conn.network_of[("tank", i)] for i, t in enumerate(layout.tiles)
+                if t.kind in ("supply", "output") and ("tank", i) in conn.network_of}
+    cells_of: dict[int, list[Cell]] = {}
+    for i, pipe in enumerate(layout.pipes):
+        cells = {cell for cell, _ in pipe.ends}
+        index = conn.network_of.get(("pipe", i))
+        if index is not None and index not in lettered and len(cells) == 1 and pipes_in[pipe.ends[0][0]] == 1:
+            cells_of.setdefault(index, []).append(pipe.ends[0][0])
+    named = []
+    for index, cells in sorted(cells_of.items()):
+        color = network_color(conn.networks[index], order)
+        if color in ("none", "mixed", "black"):
+            continue
+        middle = (sum(c[0] for c in cells) / len(cells), sum(c[1] for c in cells) / len(cells))
+        named.append((min(cells, key=lambda c: ((c[0] - middle[0]) ** 2 + (c[1] - middle[1]) ** 2, c)), color))
+    return tuple(named)
 
 
 def legend_entries(scene: Scene) -> tuple[LegendEntry, ...]:
@@ -189,4 +217,5 @@ def layout_scene(layout: Layout, highlight_cells=()) -> Scene:
         board=layout.board, colors=order, machines=machines, ports=ports, pipes=pipes, tanks=tanks,
         diagonals=diagonals,
         highlights=frozenset(tuple(c) for c in highlight_cells),
+        named=named_feeds(layout, conn, order),
     )

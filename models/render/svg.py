@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, SHORT_NAMES, SVG_COLORS, ink_for, legend_colours
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_SVG, SHORT_NAMES, SVG_COLORS, SVG_LABELS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
 from ..wording import ellipsized
 
@@ -207,6 +207,24 @@ def _pipe(plot: _Plot, pipe: PipeView) -> str:
         cx, cy = plot.centre(pipe.ends[0][0])
         body += svg_element("circle", cx=f"{cx:.1f}", cy=f"{cy:.1f}", r=6, fill=_color(pipe.color), stroke=PIPE_EDGE, stroke_width=1.5)
     return svg_element("g", body, class_="pipe", data_color=pipe.color)
+
+
+#: a feed's name on its pipe: letters this high, on a pale tag this much wider and higher than they are
+FEED_LETTERS, FEED_TAG = 9.0, (6.0, 4.0)
+
+
+def _feed_name(plot: _Plot, cell: Cell, color: str) -> str:
+    """The feed's colour letters on a pale tag over its pipe (`named_feeds`)."""
+    return _feed_tag(*plot.centre(cell), color)
+
+
+def _feed_tag(x: float, y: float, color: str) -> str:
+    """A pale tag rimmed in `color`, its letters on it."""
+    width, height = 3 * FEED_LETTERS * 0.72 + FEED_TAG[0], FEED_LETTERS + FEED_TAG[1]
+    tag = svg_element("rect", x=f"{x - width / 2:.1f}", y=f"{y - height / 2:.1f}", width=f"{width:.1f}", height=f"{height:.1f}",
+                      rx=3, fill="#fdfdf8", stroke=_color(color), stroke_width=1.5)
+    return svg_element("g", tag + svg_text(x, y, SHORT_NAMES[color], FEED_LETTERS, weight="bold"), class_="feed-name",
+                       data_color=color)
 
 
 def _diagonal_tile(plot: _Plot, cells: tuple[Cell, ...]) -> str:
@@ -480,7 +498,7 @@ def _legend(scene: Scene, x: float, y: float) -> str:
         "bonus": lambda sx, sy: svg_text(sx, sy, "FF", ID_SIZE, weight="bold", markup=_bonus_plus(tint["supply"])),
         "input": lambda sx, sy: _port(_LegendPlot(sx + 9, sy, 180), PortView((0, 0), "W", True, (tint["input"],), 2)),
         "output": lambda sx, sy: _port(_LegendPlot(sx + 10, sy, 0), PortView((0, 0), "E", False, (tint["output"],), 1)),
-        "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", tint["pipe"], 6),
+        "pipe": lambda sx, sy: _stroke_pair(f"M{sx - 16},{sy} L{sx + 16},{sy}", tint["pipe"], 6) + _feed_tag(sx, sy, tint["pipe"]),
         "supply": lambda sx, sy: _barrel(sx, sy, 16, _color(tint["supply"]), "#333"),
         "reservoir": lambda sx, sy: _barrel(sx, sy, 16, _color("white"), "#333"),
         "end": lambda sx, sy: _barrel(sx, sy, 16, _color("black"), "#777"),
@@ -493,7 +511,7 @@ def _legend(scene: Scene, x: float, y: float) -> str:
                                         stroke=HIGHLIGHT_SVG, stroke_width=3, stroke_dasharray="6 3"),
     }
     parts = [svg_text(x, y, "Legend", 14, weight="bold", anchor="start")]
-    words = HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}
+    words = {**(HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}), **SVG_LABELS}
     entries = legend_entries(scene)
     for i, entry in enumerate(entries):
         row_y = y + 30 + 28 * i
@@ -577,6 +595,7 @@ def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: boo
         _numbers(plot) if coordinates else "",
         svg_element("g", "".join(_diagonal_tile(plot, cells) for cells in scene.diagonals), class_="diagonals"),
         _scene_pipes(plot, scene),
+        svg_element("g", "".join(_feed_name(plot, cell, color) for cell, color in scene.named), class_="feed-names"),
         svg_element("g", "".join(_tank(plot, t) for t in scene.tanks), class_="tanks"),
         # highlights under the machines: their dashed outline shows in a machine's margin, and never covers
         # its badge or port amounts (QA: FN12's "8" and its chips' "2" and "1" were unreadable)
