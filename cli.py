@@ -364,9 +364,12 @@ def _replay_table(result, width: int | None = None) -> Table:
 def _penalty_cell(r) -> str:
     """A round's penalty as the replay table shows it: none for a machine that was the last pick (QA: a blank
     cell, where analyze said why)."""
+    floored = " (money at 1)" if r.penalty_floored else ""   # (QA: a waived penalty was a blank, no reason given)
     if r.penalty_alone:
-        return f"-{r.penalty_alone}"
-    return "0 (last pick)" if r.taken is not None and not r.built and r.last_pick else ""
+        return f"-{r.penalty_alone}{floored}"
+    if r.taken is not None and not r.built and r.last_pick:
+        return "0 (last pick)"
+    return f"0{floored}" if floored else ""
 
 
 @main.command()

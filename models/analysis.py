@@ -160,7 +160,9 @@ class Analysis:
             return "given plan (illegal)"
         if self.beaten:
             return "given plan (beaten)"
-        return "optimum" if self.proven_optimal else "best plan"
+        # ("found": QA read "best plan 73, share 100.0 %" as "you played the best game" where a search of 15 s
+        # had found nothing better and a later one found 77)
+        return "optimum" if self.proven_optimal else "best plan found"
 
     @property
     def chain_difference(self) -> int:
@@ -211,6 +213,7 @@ class Analysis:
             "chain_bonus": {"played": self.played.chain_bonus, "best": self.best.chain_bonus},
             # (a plan given with --plan may be illegal: QA saw its five violations in no key)
             "legal": {"played": self.played.legal, "best": self.best.legal},
+            **({"ladder": {"played": self.played.ladder, "best": self.best.ladder}} if self.played.ladder else {}),
             "rounds": [{
                 "round": r.number, "offered": r.offered,
                 "played": r.played.report.to_dict(), "best": r.best.report.to_dict(),
@@ -368,7 +371,12 @@ def unbuilt(r: RoundReport) -> str:
     """A taken machine left off the board: "not built", or "undone" where Funner took its build back (QA: the
     tables said "not built" where "where it fell short" said "built, undone")."""
     # (QA: the analysis never said a skip was the last pick, where the replay table did)
-    return "undone (money below 1)" if r.undone else "not built (last pick)" if r.last_pick else "not built"
+    if r.undone:
+        return "undone (money below 1)"
+    if r.last_pick:
+        return "not built (last pick)"
+    # (QA: a penalty the money floor waived showed as a blank, where a player expected -5)
+    return "not built (the penalty stops at money 1)" if r.penalty_floored else "not built"
 
 
 def money_moves(r: RoundReport) -> list[tuple[str, int]]:
@@ -437,8 +445,12 @@ def fell_short(shortfalls: list[Shortfall]) -> bool:
 
 
 def level_note(analysis: Analysis) -> str:
-    """What the summary and the report say when no round lost money and the chain bonus is not behind."""
-    return "no round lost money against the plan"
+    """What the summary and the report say when no round lost money and the chain bonus is not behind; beside
+    a plan not proved optimal, that a better game may exist (QA: "share 100.0 %, no round lost money" read as
+    the best game, where a longer search found 4 points more)."""
+    if analysis.proven_optimal or analysis.best.violations or analysis.beaten:
+        return "no round lost money against the plan"
+    return "no round lost money against the plan, which is not proved the best: a better game may exist"
 
 
 def illegal_lead(analysis: Analysis) -> str | None:
@@ -447,6 +459,22 @@ def illegal_lead(analysis: Analysis) -> str | None:
     if analysis.played_violations and analysis.score_gap > 0:
         return "ahead of the plan only by breaking the rules: the played game is illegal, so its score does not count"
     return None
+
+
+def _ladder_words(verdict: str) -> str:
+    return "stays on this level" if verdict == "stay" else f"moves {verdict} a level"
+
+
+def ladder_text(analysis: Analysis) -> str | None:
+    """Funner's solo ladder verdict of the played game, and the plan's beside it when it differs (QA: `replay`
+    and `plan` said it, and `analyze`, where a solo player asks how they did, did not)."""
+    played, best = analysis.played.ladder, analysis.best.ladder
+    if played is None:
+        return None
+    text = f"solo ladder: your game {_ladder_words(played)}"
+    if best is not None and best != played:
+        text += f"; the plan's {_ladder_words(best)}"
+    return text
 
 
 def share_text(analysis: Analysis) -> str:
@@ -484,6 +512,9 @@ def analysis_summary(analysis: Analysis) -> Group:
     lead = illegal_lead(analysis)
     if lead:
         lines.append(Text(lead, style="bold red"))
+    ladder = ladder_text(analysis)
+    if ladder:
+        lines.append(Text(ladder, style="bold"))
     bound = bound_text(analysis)
     if bound:
         lines.append(Text(bound, style="dim"))

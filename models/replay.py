@@ -40,6 +40,8 @@ class RoundReport:
     money: int = 0
     undone: bool = False             # Funner: the build would have left money below 1, so it was taken back
     last_pick: bool = False          # the last machine left that round was taken: no penalty if not built
+    #: the money floor at 1 took less than the whole penalty (QA: a blank penalty, with no reason, where -5 was due)
+    penalty_floored: bool = False
     #: Funner's tokens, already in `cost` (the first pick's fee; in `penalty` when the machine is not built) and in
     #: `income` (the last pick's +1, earned with the machine's income): kept apart so reports name them
     first_pick_fee: int = 0
@@ -69,6 +71,7 @@ class RoundReport:
             "new_tiles": len(self.new_tiles), "moved_machines": self.moved_machines,
             "cost": self.cost, "penalty": self.penalty, "money": self.money,
             **({"undone": True} if self.undone else {}),
+            **({"penalty_floored": True} if self.penalty_floored else {}),
             **({"first_pick_fee": self.first_pick_fee} if self.first_pick_fee else {}),
             **({"last_pick_token": self.last_pick_token} if self.last_pick_token else {}),
         }
@@ -259,6 +262,7 @@ class _Replayer:
                                               rnd.last_pick)
                 # the token's share of it (the floor at 1 may leave less than the whole fee)
                 report.first_pick_fee = report.penalty - skip_penalty(left, self.rules.skip_penalty, rnd.last_pick)
+                report.penalty_floored = not rnd.last_pick and report.penalty < self.rules.skip_penalty + rnd.first_pick_fee(self.rules)
             report.money = money + report.income - report.penalty - report.cost
         report.layout = after
         return report, after

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .analysis import (Analysis, GameRound, RoundComparison, bound_text, fell_short, illegal_lead, level_note, money_moves, share_text,
+from .analysis import (Analysis, GameRound, RoundComparison, bound_text, fell_short, illegal_lead, ladder_text, level_note, money_moves, share_text,
                        signed, unbuilt)
 from .render import layout_svg
 from .render.svg import legend_svg
@@ -146,6 +146,8 @@ def _header(a: Analysis) -> str:
            f"&middot; start money {game.start_money} &middot; {verdict}")
     lead = illegal_lead(a)
     lead_html = f'<p class="loss">{escape(lead)}.</p>' if lead else ""
+    ladder = ladder_text(a)
+    lead_html += f'<p class="sub"><b>{escape(ladder[0].upper() + ladder[1:])}.</b></p>' if ladder else ""
     return (f"<h1>Your game against the {escape(a.plan_label)}</h1><p class=\"sub\">{sub}</p>{lead_html}"
             f'<div class="cards">{"".join(cards)}</div>')
 

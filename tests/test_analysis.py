@@ -111,6 +111,20 @@ def test_same_game_is_the_whole_optimum() -> None:
     assert same.shortfalls() == []
 
 
+def test_a_game_level_with_an_unproved_plan_is_not_called_the_best() -> None:
+    """QA: "best plan 73, share 100.0 %, no round lost money against the plan" after a 15 s search read as
+    "you played the best game"; a longer search found 77. Unproved, the plan is the best found and the note
+    says a better game may exist; proved, it is the optimum and the note says no more."""
+    _, best = documents()
+    best["result"] = {"status": "FEASIBLE", "bound": 40}
+    unproved = analyse(best, best)
+    assert unproved.plan_label == "best plan found"
+    assert "a better game may exist" in render_terminal(unproved)
+    best["result"] = {"status": "OPTIMAL", "bound": unproved.best_score}
+    proved = analyse(best, best)
+    assert proved.plan_label == "optimum" and "a better game may exist" not in render_terminal(proved)
+
+
 def test_a_given_plan_the_game_beats_is_no_best_plan_and_nothing_fell_short() -> None:
     """QA: `analyze --plan` with a plan of 66 beside a legal game of 71 said "best plan 66, share 107.6 %" and
     listed where the game "fell short". Swapped, the fixture's plan is the played game and beats the other: no
@@ -145,10 +159,10 @@ def test_plan_without_bound_is_best_plan_when_status_feasible() -> None:
     played, best = documents()
     best["result"] = {"status": "FEASIBLE", "bound": 30}
     a = analyse(played, best)
-    assert (a.plan_gap, a.plan_label) == (4, "best plan")
+    assert (a.plan_gap, a.plan_label) == (4, "best plan found")
     del best["result"]
     unproved = analyse(played, best)
-    assert unproved.bound is None and unproved.plan_label == "best plan"   # no result block: nothing proved
+    assert unproved.bound is None and unproved.plan_label == "best plan found"   # no result block: nothing proved
 
 
 def test_a_sequence_is_not_a_plan() -> None:
@@ -342,7 +356,7 @@ def test_a_plan_files_own_result_is_shown_as_its_claim_and_dropped_when_a_legal_
     assert bound_text(shown) == "bound 26 (the plan 0 points under it), OPTIMAL (as the plan file says: not proved here)"
     best["result"] = {"status": "OPTIMAL", "bound": 25}   # below the plan's own legal 26
     wrong = analyse(played, best)
-    assert (wrong.bound, wrong.status, wrong.plan_label) == (None, None, "best plan")
+    assert (wrong.bound, wrong.status, wrong.plan_label) == (None, None, "best plan found")
     assert bound_text(wrong) == "the plan file says bound 25, OPTIMAL, but a legal game scores 26: not used"
     played["result"] = {"status": "OPTIMAL"}   # the weaker game called optimal, beaten by the legal played 26
     beaten = analyse(best, played)
@@ -361,3 +375,17 @@ def test_an_illegal_game_ahead_of_the_plan_says_its_lead_does_not_count() -> Non
     text = render_terminal(ahead)
     assert "ahead of the plan only by breaking the rules" in text
     assert "ahead of the plan only by breaking the rules" in analysis_html(ahead)
+
+
+def test_a_funner_solo_analysis_gives_the_ladder_verdict() -> None:
+    """QA: `replay` and `plan` said where a Funner solo game moves on the ladder, and `analyze` did not: 33 moves
+    down a level (under 41), in the terminal, the JSON and the HTML page; a square game has no ladder line."""
+    from models.analysis import analysis_html
+
+    funner = analyse(read_json(DATA / "analysis-funner-played.json"), read_json(DATA / "analysis-funner-plan.json"))
+    assert funner.played_score == 33
+    assert "solo ladder: your game moves down a level" in render_terminal(funner)
+    assert funner.to_dict()["ladder"] == {"played": "down", "best": "down"}
+    assert "Solo ladder: your game moves down a level" in analysis_html(funner)
+    square = analyse(*documents())
+    assert "ladder" not in square.to_dict() and "solo ladder" not in render_terminal(square)

@@ -371,6 +371,24 @@ def test_a_last_pick_not_built_says_why_it_has_no_penalty():
     assert rows["2"][2] == "no" and rows["2"][-2] == "0 (last pick)"
 
 
+def test_a_penalty_the_money_floor_cut_says_so():
+    """QA: at money 1 a machine taken and not built showed a blank penalty, where a player expected -5: the
+    floor at 1 is named in the replay table and in the analysis's choice."""
+    from cli import _replay_table
+    from models.analysis import unbuilt
+    from models.game import parse_game
+    from models.replay import replay_game
+
+    played = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    played["start_money"] = 1
+    played["rounds"] = [{"offered": ["FF39"], "taken": "FF39"}, {"offered": ["FF08"], "taken": "FF08"}]
+    result = replay_game(parse_game(played, "played.json"))
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in _table_text(_replay_table(result, 140)).splitlines() if line.startswith("│")}
+    assert rows["1"][-2] == rows["2"][-2] == "0 (money at 1)"
+    assert unbuilt(result.rounds[0]) == "not built (the penalty stops at money 1)"
+
+
 def test_a_first_pick_not_built_shows_its_token_apart_from_the_penalty(tmp_path):
     """QA: a first pick taken and not built read "penalty -3" with nothing in the tokens column."""
     from cli import _replay_table

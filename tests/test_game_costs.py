@@ -24,6 +24,8 @@ def test_skip_penalty_floor_in_a_replayed_game():
                           {"offered": ["FF43"], "taken": "FF43"}]))
     assert result.legal, result.violations
     assert [(r.built, r.penalty, r.money) for r in result.rounds] == [(True, 0, 8), (False, 5, 3), (False, 2, 1)]
+    # the floor took 2 of the 5 in round 3, and the reports say so (QA: a waived penalty showed as a blank)
+    assert [r.penalty_floored for r in result.rounds] == [False, False, True]
 
 
 def test_skip_penalty_at_money_one_takes_nothing():
@@ -32,6 +34,7 @@ def test_skip_penalty_at_money_one_takes_nothing():
                          start_money=1))
     assert result.legal
     assert [(r.penalty, r.money) for r in result.rounds] == [(0, 1), (0, 1)]
+    assert all(r.penalty_floored and r.to_dict()["penalty_floored"] for r in result.rounds)
 
 
 # -- at most 2 machine moves a round ------------------------------------------------------------------------------
