@@ -225,6 +225,14 @@ class Analysis:
         }
 
 
+def moves_note(side: GameRound) -> str:
+    """" (2 for moving FF25)": what moving machines added to a round's build cost, or nothing."""
+    moved = side.report.moved_machines
+    if not moved:
+        return ""
+    return f" ({side.layout.ruleset.machine_move_cost * len(moved)} for moving {', '.join(moved)})"
+
+
 def _loss_reason(r: RoundComparison) -> str:
     """Why a round lost money, from the parts of the round's money change."""
     p, b = r.played.report, r.best.report
@@ -238,10 +246,8 @@ def _loss_reason(r: RoundComparison) -> str:
     if p.built and b.built and p.machine_income != b.machine_income:
         parts.append(f"income {p.machine_income} against {b.machine_income}")
     if p.tiles_cost > b.tiles_cost:
-        moved = p.moved_machines
-        moves = (f" ({r.played.layout.ruleset.machine_move_cost * len(moved)} for moving {', '.join(moved)})"
-                 if moved else "")   # (QA: "build cost 13 against 4" did not say that 2 was a machine moved)
-        parts.append(f"build cost {p.tiles_cost} against {b.tiles_cost}{moves}")
+        # (QA: "build cost 13 against 4" did not say that 2 was a machine moved)
+        parts.append(f"build cost {p.tiles_cost} against {b.tiles_cost}{moves_note(r.played)}")
     if p.first_pick_fee > b.first_pick_fee:
         parts.append(f"first-pick token -{p.first_pick_fee}")
     if p.last_pick_token < b.last_pick_token:

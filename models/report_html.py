@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from html import escape
 
-from .analysis import (Analysis, GameRound, RoundComparison, bound_text, fell_short, illegal_lead, ladder_text, level_note, money_moves, share_text,
-                       signed, unbuilt)
+from .analysis import (Analysis, GameRound, RoundComparison, bound_text, fell_short, illegal_lead, ladder_text, level_note,
+                       money_moves, moves_note, share_text, signed, unbuilt)
 from .render import layout_svg
 from .render.svg import legend_svg
 from .replay import grouped_violations
@@ -201,7 +201,8 @@ def _figure(side: GameRound, who: str, number: int) -> str:
     # the build's tiles and moves, the first-pick token apart, as the table beside it shows them (QA: "build cost 6"
     # above "-5 build, -1 first pick")
     fee = f" &middot; first pick &minus;{r.first_pick_fee}" if r.built and r.first_pick_fee else ""
-    caption = (f"<b>{escape(who)}</b>{tag}<br>{_choice(side)} &middot; build cost {r.tiles_cost}{fee} &middot; "
+    # what the cost paid for (QA: a round that moved FF25 read only "build cost 8"; the terminal has a moves column)
+    caption = (f"<b>{escape(who)}</b>{tag}<br>{_choice(side)} &middot; build cost {r.tiles_cost}{escape(moves_note(side))}{fee} &middot; "
                f"money after the round <b>{r.money}</b>")
     if side.violations:
         caption += '<ul class="rv">' + "".join(f"<li>{escape(v.rule)}: {escape(v.message)}</li>" for v in side.violations) + "</ul>"

@@ -213,3 +213,15 @@ def test_funner_pipe_pieces_sharing_a_hex_are_tiles_of_their_own():
                            ruleset="factory-funner")
 
     assert round_cost(laid((2, 2)), laid((2, 3))) == 2
+
+
+def test_the_analysis_page_says_what_moving_machines_cost():
+    """QA: the HTML round captions read only "build cost 8" where 2 of it moved FF25 (the terminal has a moves
+    column); the caption now names the moves and their share, as "where it fell short" does."""
+    from models.analysis import analysis_html, compare_games
+    from models.game import parse_game
+
+    played = parse_game(copy.deepcopy(game(MOVES_ROUNDS)), "played.json")
+    report = analysis_html(compare_games(played, parse_game(copy.deepcopy(game(MOVES_ROUNDS)), "plan.json")))
+    assert "(4 for moving FF29, FF09)" in report
+    assert report.count("for moving") == 2   # the round that moved them, once per side
