@@ -339,9 +339,9 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
 
 
 # -- games -------------------------------------------------------------------
-def _replay_table(result, width: int | None = None) -> Table:
+def _replay_table(result, width: int | None = None, title: str = "replay") -> Table:
     """The rounds of a replayed game, for a terminal `width` columns wide (the console's unless told)."""
-    table = Table(title="replay", padding=cell_padding(console.width if width is None else width))
+    table = Table(title=title, padding=cell_padding(console.width if width is None else width))
     # Funner's tokens in a column of their own, not inside the income and the cost (QA: a first pick's build
     # of 3 tiles read "cost -4", FN11's income of 6 "+7")
     tokens = any(r.first_pick_fee or r.last_pick_token for r in result.rounds)
@@ -523,7 +523,7 @@ def _final_svg(path: str, game_path: str, replayed, note: str = "") -> None:
 
 def _plan_summary(result, show_final: bool) -> None:
     """The plan's rounds, final layout and score line in the terminal."""
-    console.print(_replay_table(result.replay))
+    console.print(_replay_table(result.replay, title="the plan, round by round"))   # (QA: it was titled "replay")
     if show_final:
         _draw(result.replay.final_layout)
     gap = "-" if result.gap is None else f"{result.gap:.1%}"

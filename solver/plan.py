@@ -189,8 +189,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             if exact.rounds is not None:  # ties keep the search's plan
                 modelled = _judged_candidate(game, "exact", exact.rounds, lambda _text: None)
                 # (QA: "exact plan: final score 16" read as the answer after the search's 18)
-                say(f"exact plan: final score {modelled[0]}"
-                    + (f" (the {best[1]} plan's {best[0]} stands)" if modelled[0] < best[0] else ""))
+                say(f"the game model's plan: final score {modelled[0]}"
+                    + (f" ({_CANDIDATES.get(best[1], best[1])} scores more: {best[0]})" if modelled[0] < best[0] else ""))
                 best = max([best, modelled], key=lambda item: item[0])
             say(f"game model: {exact.status.lower()}, bound on the final score {bound}")
         interrupted = interrupt.flag
@@ -267,11 +267,17 @@ def _relaxation_beside(game: Game, ids: list[str], seconds: float) -> Background
     return Background(lambda: _game_relaxation(game, ids, seconds).value)
 
 
+#: how the progress lines name each candidate plan (by its strategy)
+_CANDIDATES = {"search": "the search's plan", "exact": "the game model's plan", "played": "the given game"}
+
+
 def _judged_candidate(game: Game, name: str, rounds: list[Round], say: RoundReport) -> tuple[int, str, Game, ReplayResult]:
     """(final score, strategy, game, replay) of one candidate plan, judged by the replay."""
     plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
     replayed = _judged(plan)
-    say(f"{name} plan: final score {replayed.final_score}" if name != "none"
+    # (candidates, judged by the replay; the last progress line after them is the answer: QA read "search plan:
+    # final score 24" then "plan: best 24 ..." as a search going on after its answer)
+    say(f"{_CANDIDATES.get(name, name)}: final score {replayed.final_score} (replayed)" if name != "none"
         else f"no plan found (taking nothing scores {replayed.final_score})")
     return replayed.final_score, name, plan, replayed
 
@@ -284,7 +290,8 @@ def _known_candidate(known: Game, say: RoundReport) -> tuple[int, str, Game, Rep
         number, violation = replayed.violations[0]
         say(f"the given game is illegal (round {number}: {violation.rule}), so the search starts from scratch")
         return None
-    say(f"played plan: final score {replayed.final_score}")
+    # (QA: "played plan" for a game the player gave: it is that game, which the search starts from)
+    say(f"the given game: final score {replayed.final_score} (the search starts from it)")
     return replayed.final_score, "played", known, replayed
 
 

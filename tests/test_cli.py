@@ -310,6 +310,9 @@ def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
     result = CliRunner().invoke(main, ["plan", game, "--svg", str(planned), "--no-show", "--time-limit", "20",
                                        "--workers", "1"])
     assert result.exit_code == 0 and "rulebook-game.json: final score 24 (OPTIMAL)" in planned.read_text()
+    # the plan's round table is the plan's, not a "replay" (QA), and the lines before the answer name its candidates
+    assert "the plan, round by round" in result.output and "replay" not in result.output.split("\n")[0]
+    assert "the given game: final score 23 (the search starts from it)" in result.output
 
 
 @pytest.mark.parametrize("width", [60, 80])

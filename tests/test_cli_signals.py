@@ -59,7 +59,7 @@ def test_a_plan_stopped_while_bounding_exits_cleanly(tmp_path, signum):
 
 def stopped_while_planning(args: list[str], after: float, signum: int) -> tuple[subprocess.Popen, str, str]:
     """Run a planning command (120 s, one worker), send `signum` `after` seconds past its bound's line (the lines
-    before it, e.g. "played plan: ...", are skipped); the process and what it printed."""
+    before it, e.g. "the given game: ...", are skipped); the process and what it printed."""
     running = subprocess.Popen([*FACTORYFUN, *args, "--time-limit", "120", "--workers", "1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     for line in running.stderr:

@@ -98,7 +98,7 @@ def test_an_exact_plan_below_the_search_is_said_to_leave_the_search_standing(mon
     said: list[str] = []
     result = plan_game(game, time_limit=8, workers=1, seed=1, report=said.append)
     assert result.final_score > 2 and result.strategy == "search"
-    assert f"exact plan: final score 2 (the search plan's {result.final_score} stands)" in said
+    assert f"the game model's plan: final score 2 (the search's plan scores more: {result.final_score})" in said
 
 
 def test_the_bound_is_never_below_the_plan():
