@@ -18,7 +18,7 @@ from models.errors import DocumentError
 from models.jsonio import json_text, write_text
 from models.robofacture.check import Verdict, check
 from models.robofacture.puzzle import MAX_SIDE, Puzzle, load_puzzle
-from models.robofacture.render import caption, svg_picture, terminal_picture
+from models.robofacture.render import caption, product_words, svg_picture, terminal_key, terminal_picture
 from models.stopping import held_stops
 from models.robofacture.shipping import Shipment, best_shipment, shipments
 from models.terminal import Terminal
@@ -55,6 +55,7 @@ def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path:
     if show:
         _out.print(terminal_picture(puzzle.space, verdict.filling, shipment, highlight), soft_wrap=True)
         _out.print(note or caption(shipment))
+        _out.print(terminal_key(puzzle.space, shipment, highlight), style="dim")
     if svg_path:
         _write(svg_path, svg_picture(puzzle.space, verdict.filling, shipment, source, highlight, note))
 
@@ -117,7 +118,7 @@ def ship_command(puzzle_path: str, list_all: bool, as_json: bool, svg_path: str 
             for s in found:
                 cuts = f"{s.cuts} {','.join(s.cut_sides)}".strip()
                 table.add_row(f"[{s.top},{s.left}]", f"{s.rows} x {s.cols}", str(s.base), cuts, str(s.whites),
-                              str(s.score), str(s.robo_gold), "/".join(s.colours))
+                              str(s.score), str(s.robo_gold), product_words(s.colours))
             _out.print(table)
     sys.exit(0 if best is not None else ILLEGAL_EXIT)
 
@@ -259,6 +260,12 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
         _write(out_path, question)
     else:
         click.echo(question, nl=False)
+    # the puzzle as a player sees it: its space and the parts at hand (QA: `--out` showed nothing of it), on
+    # standard error where standard output carries the document
+    shown = _out if out_path else _err
+    shown.print(terminal_picture(found.puzzle.space, check(found.puzzle).filling), soft_wrap=True)
+    shown.print(terminal_key(found.puzzle.space, None, ()), style="dim")
+    shown.print("parts: " + ", ".join(f"{k} {part.label()}" for k, part in enumerate(found.puzzle.parts)))
     if answer_path:
         _write(answer_path, json_text(answer.puzzle.to_dict() | {"result": answer.to_dict()}))
     verdict = check(answer.puzzle)

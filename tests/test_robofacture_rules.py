@@ -186,6 +186,19 @@ def test_drawings_bracket_the_shipped_cells_and_outline_violations():
         "  0 !R0 !!R1 !"
 
 
+def test_the_terminal_drawing_has_a_key_of_the_marks_it_shows():
+    """QA: the terminal's letters, numbers, [ ], ! ! and dot were explained only in the SVG."""
+    from models.robofacture.render import terminal_key
+
+    p = puzzle(2, 3, [RED, BLUE, BLUE, RED, RED],
+               [(0, (0, 0), 0, False), (1, (0, 1), 0, False), (2, (1, 0), 0, False), (3, (1, 1), 0, False),
+                (4, (0, 2), 0, False)])
+    best = best_shipment(check(p).filling.colours)
+    assert terminal_key(p.space, best, ()) == ("key: letter: the colour (lower case: cut away); number: the part; "
+                                                "[ ]: what ships")
+    assert terminal_key(p.space, None, {(0, 0)}) == "key: letter: the colour; number: the part; ! !: a broken rule"
+
+
 def test_a_covered_premarked_cell_keeps_its_mark_and_a_long_title_wraps():
     """QA: the terminal lost the mark of a premarked cell a part covers; a Robofacture title never wrapped."""
     import xml.etree.ElementTree as ET

@@ -147,6 +147,9 @@ def test_ship_names_the_best_rectangle(tmp_path):
     svg = tmp_path / "ship.svg"
     assert run("robofacture", "ship", EXAMPLES / "filled-cuts.json", "--svg", svg).exit_code == 0
     assert svg.read_text().startswith("<svg") and "stroke-dasharray" in svg.read_text()   # the cut is drawn
+    # the table names a tie's colours as the caption does (QA: "blue/green" beside "blue or green")
+    listed = run("robofacture", "ship", EXAMPLES / "filled-cuts.json", "--all").stdout
+    assert " or " in listed.split("ways to ship")[1] and "/" not in listed.split("ways to ship")[1]
 
 
 def test_solve_writes_a_puzzle_the_checker_accepts(tmp_path):
@@ -234,6 +237,7 @@ def test_generate_writes_the_puzzle_and_its_answer(tmp_path):
     out, answer = tmp_path / "puzzle.json", tmp_path / "answer.json"
     result = run("robofacture", "generate", "--seed", "3", "--workers", "1", "--out", out, "--answer", answer)
     assert result.exit_code == 0 and "(proved)" in result.stderr
+    assert "parts: 0 " in result.stdout and "key: " in result.stdout   # the puzzle drawn (QA: nothing of it was)
     assert json.loads(out.read_text()) == json.loads((EXAMPLES / "unique-4x4.json").read_text())
     solved = json.loads(answer.read_text())
     assert solved["result"]["unique"] is True and run("robofacture", "check", answer).exit_code == 0

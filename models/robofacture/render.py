@@ -74,7 +74,7 @@ def caption(shipment: Shipment | None) -> str:
     cuts = f"{shipment.cuts} cut{'s' * (shipment.cuts != 1)}" + (f" ({', '.join(shipment.cut_sides)})"
                                                                    if shipment.cuts else "")
     whites = f"{shipment.whites} white{'s' * (shipment.whites != 1)}"
-    colour = " or ".join(shipment.colours)
+    colour = product_words(shipment.colours)
     gold = f", +{shipment.robo_gold} RG" if shipment.robo_gold else ""
     return (f"ships {shipment.rows} x {shipment.cols} at {list((shipment.top, shipment.left))}: base {shipment.base}"
             f" - {cuts} - {whites} = {shipment.score} VP{gold}; product {colour}")
@@ -91,6 +91,26 @@ def picture_key(space: Space, shipment: Shipment | None, highlight: frozenset[Ce
     if highlight:
         words.append("magenta: a broken rule")
     return "; ".join(words)
+
+
+def terminal_key(space: Space, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell]) -> str:
+    """The terminal drawing's marks, those it shows only (QA: only the SVG had a key): a cell's letter and
+    number, the premarked dot, the shipped frame and the broken cells."""
+    words = ["letter: the colour (lower case: cut away)" if shipment is not None and shipment.cuts
+             else "letter: the colour", "number: the part"]
+    if space.premarked:
+        words.append(f"{PRINTED_MARK}: the printed premarked cell")
+    if shipment is not None:
+        words.append("[ ]: what ships")
+    if highlight:
+        words.append("! !: a broken rule")
+    return "key: " + "; ".join(words)
+
+
+def product_words(colours: tuple[str, ...] | list[str]) -> str:
+    """The product colour, or the colours a tie leaves to the player: "blue or green" (QA: "blue/green" in one
+    table and "blue or green" in the caption)."""
+    return " or ".join(colours)
 
 
 def _rect(x: float, y: float, w: float, h: float, **attrs: object) -> str:
