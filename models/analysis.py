@@ -208,7 +208,7 @@ class Analysis:
     def to_dict(self) -> dict[str, Any]:
         """The comparison as plain JSON-able data (for --json style output)."""
         return {
-            "played_score": self.played_score, "best_score": self.best_score, "share": None if self.share is None else round(self.share, 2),
+            "played_score": self.played_score, "best_score": self.best_score, "share": None if self.share is None else round(self.share / 100, 4),
             "bound": self.bound, "status": self.status, "plan_gap": self.plan_gap,
             "chain_bonus": {"played": self.played.chain_bonus, "best": self.best.chain_bonus},
             # (a plan given with --plan may be illegal: QA saw its five violations in no key)

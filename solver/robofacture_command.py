@@ -183,7 +183,7 @@ def _uniqueness(settled: bool | None, asked: bool) -> str:
 @time_limit_option(30.0, "Seconds for the best answer's search.")
 @workers_option()
 @seed_option()
-@json_option('Print {"yours", "best", "share"}: the two shipments, the best\'s result, yours as a share of it.')
+@json_option('Print {"legal", "yours", "best", "share"}: whether yours is legal, the two shipments, the best\'s result, yours as a share of it (a fraction).')
 @output_option("--svg", "svg_path", help="Write the best answer as SVG.")
 def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int, as_json: bool,
                     svg_path: str | None) -> None:

@@ -90,6 +90,10 @@ HEX_TANK_LABELS = {"supply": "supply tank (its colour, named on it)", "reservoir
 SVG_LABELS = {"pipe": "pipe in its network's colour; feeds named (grey: undecided)"}
 
 
+#: what only the terminal says: a black end-product output, which has no amount, is "•→" (QA: in no legend)
+TERM_LABELS = {"output": "output: colour, amount (• where it has none: black), arrow out of the machine"}
+
+
 #: the meaning of every symbol, shared so the two legends never drift apart
 LEGEND: tuple[LegendEntry, ...] = (
     LegendEntry("machine", "machine: id, income (circled), name"),

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..board import Board
 from ..geometry import Cell
 from ..layout import Layout
-from .palette import HEX_TANK_LABELS, HIGHLIGHT_MARK, HIGHLIGHT_TERM, SHORT_NAMES, TERM_COLORS, ink_for, legend_colours
+from .palette import HEX_TANK_LABELS, HIGHLIGHT_MARK, HIGHLIGHT_TERM, SHORT_NAMES, TERM_COLORS, TERM_LABELS, ink_for, legend_colours
 from .scene import MachineView, PipeView, PortView, Scene, TankView, board_scene, layout_scene, legend_entries
 from ..wording import ellipsized
 
@@ -367,6 +367,7 @@ def _legend(scene: Scene) -> Text:
     # a terminal cell has room for less than the SVG's machine (income circled, name): say what it shows
     shown = {"machine": "machine: id (income)" if sq else "machine: id (the SVG adds income and name)",
              "bonus": "+ after the id: one more supply container allowed, of its bonus colour (see catalog)",
+             **TERM_LABELS,
              **({} if sq else HEX_TANK_LABELS)}
     column = max(11, max(sample.cell_len for sample in samples.values()) + 1)   # (a "FF48 (10)" sample is wider)
     for entry in legend_entries(scene):
