@@ -107,6 +107,7 @@ def test_same_game_is_the_whole_optimum() -> None:
     _, best = documents()
     same = analyse(best, best)
     assert same.share == pytest.approx(100.0)
+    assert same.to_dict()["share"] == 1.0   # (a fraction in JSON, as every other command's share: QA)
     assert all(r.gap == 0 and r.change == 0 for r in same.rounds)
     assert same.shortfalls() == []
 
