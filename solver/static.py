@@ -434,7 +434,7 @@ def _phases(ruleset: Ruleset, ids: list[str], objective: str, optional: bool, ti
     proved_late = (objective == "profit" and not optional and fixed is None
                    and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
     stall = max(STALL[0], STALL[1] * time_limit) if provable else None
-    unbounded = not triangles_supported(ruleset)   # (hex: no bound comes near the optimum)
+    unbounded = not square_strategy(ruleset)   # (hex: no bound comes near the optimum)
     moves = (objective == "profit" and fixed is None
              and len(ids) >= (SKETCH_MANY_UNBOUNDED if unbounded else SKETCH_MANY))
     fresh_walks = sketches and hint is None and fixed is None
@@ -701,7 +701,7 @@ class _Solve:
         joined = (self.beside.enter_context(_joined_beside(self.ruleset, self.catalog, ids,
                                                            joined_until - time.monotonic()))
                   if (phases.rounds_first and JOINED_BESIDE[0] <= len(ids) <= JOINED_BESIDE[1] and not self.diagonal
-                      and triangles_supported(self.ruleset) and track.bound is not None
+                      and square_strategy(self.ruleset) and track.bound is not None
                       and not self.interrupt.flag)
                   else None)
 
@@ -721,7 +721,7 @@ class _Solve:
         # hint of FF39,FF08 (22) stood at 22 after 5 s, where without a hint the laid 25 is proved in 0.3 s)
         # (neither this nor the prover starts past the deadline: a 1 s solve of six machines ended at 1.9 s)
         if (len(ids) <= PROVE_MAX_MACHINES and self.fixed is None and time.monotonic() < deadline
-                and not self.diagonal and triangles_supported(self.ruleset) and not self.interrupt.flag
+                and not self.diagonal and square_strategy(self.ruleset) and not self.interrupt.flag
                 and not track.at_bound()):
             _joined_and_laid(self.ruleset, self.board, self.catalog, ids, track, self.built, time_limit, self.seed,
                              self.start, self.progress, self.interrupt, bound_holds=not self.optional,
@@ -977,6 +977,14 @@ def _sketch_seconds(machines: int, time_limit: float) -> float:
 
 def _triangle_seconds(seconds_left: float) -> float:
     return min(TRIANGLE_SECONDS, TRIANGLE_SHARE * seconds_left)
+
+
+def square_strategy(ruleset: Ruleset) -> bool:
+    """Square rulesets lay the relaxation's arrangement on the board, cut whole groups beside the walks, and walk
+    from 5 machines (not 3): their phases were measured with the tree cuts' bound near the optimum. Hex sets,
+    whose bound stays far above it even with the tree cuts, walk throughout and lay no relaxation (its
+    embeddings are searched on squares only, `solver/relaxed_starts.py`)."""
+    return ruleset.geometry.name == "square"
 
 
 def _tightened_by_triangles(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,

@@ -74,25 +74,75 @@ Pose = tuple[Cell, int]   # anchor, rotation steps of the second machine, the fi
 
 
 def supported(ruleset: Ruleset) -> bool:
-    """Square grids (the frame turn below is the square one) without anything but dominoes."""
-    return ruleset.geometry.name == "square" and not ruleset.oriented_tanks
+    """Every geometry with a frame below: square dominoes, and Funner's hexes with their one-sided tanks (the
+    tables count tiles as the pair cuts do, which know those tanks)."""
+    return ruleset.geometry.name in FRAMES
 
 
 #: a clockwise quarter turn taken 0-3 times, as the rows of its matrix: (r, c) -> (a r + b c, d r + e c)
 QUARTER_TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
 
 
-def _turn_back(vector: Cell, steps: int) -> Cell:
-    """`vector` turned counter-clockwise `steps` quarter turns (rows down, columns right)."""
-    (r, c), (a, b, d, e) = vector, QUARTER_TURNS[-steps % 4]
-    return (a * r + b * c, d * r + e * c)
+def _powers(turn: tuple[int, int, int, int], count: int) -> tuple[tuple[int, int, int, int], ...]:
+    """The matrix `turn` taken 0, 1, ... count - 1 times."""
+    out, (a, b, d, e) = [(1, 0, 0, 1)], turn
+    for _ in range(count - 1):
+        p, q, r, t = out[-1]
+        out.append((a * p + b * r, a * q + b * t, d * p + e * r, d * q + e * t))
+    return tuple(out)
 
 
-def relative(first: Pose, second: Pose) -> Pose:
+@dataclass(frozen=True)
+class Frame:
+    """How one geometry's placements compose: a cell as a vector that adds and turns (square [row, col] as it
+    is; a hex [q, r] in axial coordinates, since its offset rows shift every other row and no sum of offsets
+    is a translation), and the clockwise turns of one rotation step taken 0, 1, ... times."""
+
+    hexes: bool
+    turns: tuple[tuple[int, int, int, int], ...]
+
+    def vector(self, cell: Cell) -> Cell:
+        return (cell[0] - (cell[1] + 1) // 2, cell[1]) if self.hexes else cell
+
+    def cell(self, vector: Cell) -> Cell:
+        return (vector[0] + (vector[1] + 1) // 2, vector[1]) if self.hexes else vector
+
+    def turned(self, vector: Cell, steps: int) -> Cell:
+        """`vector` turned clockwise `steps` rotation steps (negative: counter-clockwise)."""
+        a, b, d, e = self.turns[steps % len(self.turns)]
+        return (a * vector[0] + b * vector[1], d * vector[0] + e * vector[1])
+
+    def distance(self, one: Cell, two: Cell) -> int:
+        """Steps between two cells on open ground."""
+        (x1, y1), (x2, y2) = self.vector(one), self.vector(two)
+        if not self.hexes:
+            return abs(x1 - x2) + abs(y1 - y2)
+        return (abs(x1 - x2) + abs(y1 - y2) + abs(x1 + y1 - x2 - y2)) // 2
+
+    def spread(self, cells: list[Cell]) -> int:
+        """The fewest cells of a connected set holding all of `cells`: a square box's rows + columns - 1; on hexes,
+        half the ranges of the three cube coordinates + 1 (each step between neighbours moves two of them by one)."""
+        if not self.hexes:
+            rows, cols = [r for r, _ in cells], [c for _, c in cells]
+            return max(rows) - min(rows) + max(cols) - min(cols) + 1
+        vectors = [self.vector(cell) for cell in cells]
+        xs, ys, zs = [x for x, _ in vectors], [y for _, y in vectors], [x + y for x, y in vectors]
+        return -(-(max(xs) - min(xs) + max(ys) - min(ys) + max(zs) - min(zs)) // 2) + 1
+
+
+#: (the hex turn (x, y) -> (-y, x + y) takes E (1, 0) to SE (0, 1), SE to SW (-1, 1), as the sides run clockwise)
+FRAMES = {"square": Frame(False, QUARTER_TURNS), "hex": Frame(True, _powers((0, -1, 1, 1), 6))}
+
+
+def frame_of(ruleset: Ruleset) -> Frame:
+    return FRAMES[ruleset.geometry.name]
+
+
+def relative(first: Pose, second: Pose, frame: Frame = FRAMES["square"]) -> Pose:
     """The second placement seen from the first: as if the first stood at (0, 0) unturned."""
     (anchor1, steps1), (anchor2, steps2) = first, second
-    offset = (anchor2[0] - anchor1[0], anchor2[1] - anchor1[1])
-    return _turn_back(offset, steps1), (steps2 - steps1) % 4
+    (x1, y1), (x2, y2) = frame.vector(anchor1), frame.vector(anchor2)
+    return frame.cell(frame.turned((x2 - x1, y2 - y1), -steps1)), (steps2 - steps1) % len(frame.turns)
 
 
 _TABLES: dict[tuple, dict[Pose, int]] = {}
@@ -116,10 +166,11 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
     mine, theirs = (relation.first, relation.second) if relation.first[0] == 0 else (relation.second, relation.first)
     start = first.faces[mine]
     table: dict[Pose, int] = {}
+    frame = frame_of(ruleset)
     for anchor in ball(geometry, (0, 0), cap + 3):
-        for steps in range(4):
+        for steps in range(len(frame.turns)):
             end = geometry.across(*shape.locate(geometry, anchor, steps, theirs[1]))
-            if abs(end[0] - start[0]) + abs(end[1] - start[1]) + 1 >= cap:
+            if frame.distance(end, start) + 1 >= cap:
                 continue   # the relation's path alone is `cap` tiles or more
             second = _place(ruleset, machines[1], 1, anchor, steps)
             tiles = placed_tiles(ruleset, machines, first, second, (relation,), inputs, cap)
@@ -140,6 +191,7 @@ def triangle_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, str, st
     key = (ruleset.id, catalog[a], catalog[b], catalog[c], ab, bc, ac)
     if key in _TRIANGLES:
         return _TRIANGLES[key]
+    frame = frame_of(ruleset)
     to_b = relation_table(ruleset, catalog, a, b, ab)
     to_c = relation_table(ruleset, catalog, a, c, ac)
     b_to_c = relation_table(ruleset, catalog, b, c, bc)
@@ -150,7 +202,7 @@ def triangle_tiles(ruleset: Ruleset, catalog: Catalog, names: tuple[str, str, st
         for pose_c, tiles_c in to_c.items():
             if tiles_b + tiles_c >= best:
                 continue
-            seen = relative(pose_b, pose_c)
+            seen = relative(pose_b, pose_c, frame)
             if seen in b_to_c:
                 best = min(best, tiles_b + tiles_c + b_to_c[seen])
             # else: c clashes with b, or their relation needs CAP tiles or more: no sum under CAP
@@ -170,7 +222,7 @@ def _clashes(ruleset: Ruleset, catalog: Catalog, a: str, c: str) -> frozenset[Po
         first = _place(ruleset, machines[0], 0, (0, 0), 0)
         bad = set()
         for anchor in ball(ruleset.geometry, (0, 0), 3):
-            for steps in range(4):
+            for steps in range(len(frame_of(ruleset).turns)):
                 second = _place(ruleset, machines[1], 1, anchor, steps)
                 if first.body & second.body or _legal_pair(ruleset, machines, first, second, ()) is None:
                     bad.add((anchor, steps))
@@ -178,13 +230,13 @@ def _clashes(ruleset: Ruleset, catalog: Catalog, a: str, c: str) -> frozenset[Po
     return _APART[key]
 
 
-def compose(first: Pose, seen: Pose) -> Pose:
+def compose(first: Pose, seen: Pose, frame: Frame = FRAMES["square"]) -> Pose:
     """The placement that `relative(first, ...)` sees as `seen`: its offset turned clockwise by the first's
-    turn (`_turn_back` undone). The tree search composes millions of poses, so it writes this out in its
-    loop and reads the matrix once per child."""
-    ((row, col), steps), ((r, c), turn) = first, seen
-    a, b, d, e = QUARTER_TURNS[steps % 4]
-    return (row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4
+    turn. The tree search composes millions of poses, so on squares it writes this out in its loop and reads
+    the matrix once per child."""
+    (anchor, steps), (offset, turn) = first, seen
+    (x, y), (dx, dy) = frame.vector(anchor), frame.turned(frame.vector(offset), steps)
+    return frame.cell((x + dx, y + dy)), (steps + turn) % len(frame.turns)
 
 
 Edge = tuple[int, int, Relation]   # (parent's index, child's index, relation as `relations(parent, child)` gives it)
@@ -325,6 +377,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
     multiple; 0 when out of time). `known` is a floor proved before, where the search starts; while less
     than `need` is proved, the budget doubles up to TREE_GRANTS times."""
     names, edges, nets, free = tree.names, tree.edges, tree.nets, tree.free
+    frame = frame_of(ruleset)
     tables = []
     for p, c, r in edges:   # (a big cap's table takes up to half a second: the deadline holds between them)
         if past(ask.deadline):
@@ -361,8 +414,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
                 return 0
         if not cells:
             return max(1, paths[n])
-        rows, cols = [r for r, _ in cells], [c for _, c in cells]
-        return max(paths[n], max(rows) - min(rows) + max(cols) - min(cols) + 1)
+        return max(paths[n], frame.spread(cells))
 
     def walked(n: int, box: int, body: frozenset[Cell], limit: int) -> int:
         """With everything laid (`body`): the cells network `n` needs around the bodies to reach its faced
@@ -399,7 +451,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
         """The child's placements that clash with machine j where it stands (read once per place)."""
         key = (j, poses[j], child)
         if key not in barred:
-            barred[key] = frozenset(compose(poses[j], seen) for seen in clashes[j, child])
+            barred[key] = frozenset(compose(poses[j], seen, frame) for seen in clashes[j, child])
         return barred[key]
 
     def place(k: int, tiles: int, boxes: list[int]) -> None:
@@ -436,6 +488,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
         touched = nets_of[child] + ([path] if path is not None else [])   # the boxes each entry changes
         (row, col), steps = poses[parent]
         a, b, d, e = QUARTER_TURNS[steps % 4]
+        square = not frame.hexes
         for ((r, c), turn), relation_tiles in tables[k]:
             extra = 0 if k in free else relation_tiles
             if tiles + extra + rests[k] + net_floor >= best:
@@ -445,7 +498,8 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
             tests -= 1
             if tests < 0:
                 raise _OutOfBudget
-            pose = (row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4   # compose, written out
+            pose = (((row + a * r + b * c, col + d * r + e * c), (steps + turn) % 4) if square   # compose, written out
+                    else compose(poses[parent], ((r, c), turn), frame))
             for barred_poses in barring:
                 if pose in barred_poses:
                     break
