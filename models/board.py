@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .errors import DocumentError, as_json, expect, expect_cell, expect_int_in, expect_plain_id, require_keys
 from .geometry import GEOMETRIES, Cell, Geometry
-from .jsonio import read_json, refuse_play_document
+from .jsonio import read_json, refuse_catalogue, refuse_play_document
 from .paths import BOARDS_DIR
 from .rulesets import Ruleset
 
@@ -143,6 +143,7 @@ def _parse_board(source: str, key: str, raw: object) -> Board:
 
 def parse_boards(document: object, ruleset: Ruleset, source: str) -> dict[str, Board]:
     refuse_play_document(source, document, "a boards file")
+    refuse_catalogue(source, document, "a boards file")
     # a puzzle file (models/puzzle.py) is a boards file with its question beside the boards
     require_keys(source, "", document, {"ruleset", "boards"}, {"source", "puzzle"})
     assert isinstance(document, dict)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import DocumentError, as_json, expect, expect_int_in, expect_plain_id, require_keys
-from .jsonio import read_json, refuse_play_document
+from .jsonio import read_json, refuse_boards_file, refuse_play_document
 from .paths import MACHINES_DIR
 from .rulesets import Ruleset
 
@@ -83,7 +83,8 @@ def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
     require_keys(src, key, raw, {"at", "kind", "colors", "amount"})
     assert isinstance(raw, dict)
     at = raw["at"]
-    if at not in ruleset.machine_shape.positions:
+    # (a list or object here is no position either: QA saw "unhashable type" in a traceback)
+    if not isinstance(at, str) or at not in ruleset.machine_shape.positions:
         raise DocumentError(src, f"{key}.at", f"unknown port position {as_json(at)}")
     if raw["kind"] not in ("in", "out"):
         raise DocumentError(src, f"{key}.kind", "expected 'in' or 'out'")
@@ -109,6 +110,7 @@ def _parse_port(src: str, key: str, raw: object, ruleset: Ruleset) -> PortSpec:
 
 def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
     refuse_play_document(source, document, "a machine catalogue")
+    refuse_boards_file(source, document, "a machine catalogue")   # (QA: "boards: unknown key")
     require_keys(source, "", document, {"ruleset", "machines"}, {"source"})
     assert isinstance(document, dict)
     if document["ruleset"] != ruleset.id:

@@ -6,6 +6,8 @@ computation that may run for minutes rather than after it.
 """
 from __future__ import annotations
 
+import os
+
 import math
 from pathlib import Path
 from typing import Any, Callable
@@ -104,6 +106,16 @@ def output_option(*decls: str, help: str, make_parents: bool = False, **kwargs: 
     return click.option(*decls, type=OutputFile(make_parents), help=help, **kwargs)
 
 
+def _identity(path: str) -> object:
+    """What makes two names one file: its device and inode where it exists (QA: a hard link of the played game
+    passed as `--out` replaced the game with the report), else the resolved path."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return Path(path).resolve()
+    return status.st_dev, status.st_ino
+
+
 def distinct_files(ctx: click.Context) -> None:
     """No output may name another output's file (QA: `--out x --svg x` left an SVG that `check x` could not
     read) or a file the command reads (QA: `analyze game.json --out game.json` replaced the played game with its
@@ -112,13 +124,13 @@ def distinct_files(ctx: click.Context) -> None:
               isinstance(param.type, OutputFile), path)
              for param in ctx.command.params if isinstance(param.type, click.Path)
              and (path := ctx.params.get(param.name or ""))]
-    read: dict[Path, str] = {}
+    read: dict[object, str] = {}
     for name, output, path in given:
         if not output:
-            read.setdefault(Path(path).resolve(), name)
-    written: dict[Path, str] = {}
+            read.setdefault(_identity(path), name)
+    written: dict[object, str] = {}
     for name, output, path in given:
-        key = Path(path).resolve()
+        key = _identity(path)
         if not output:
             continue
         if key in written:

@@ -99,6 +99,20 @@ def write_json(path: str | Path, document: Any) -> None:
     write_text(path, json_text(document))
 
 
+def refuse_boards_file(source: str, document: Any, wanted: str) -> None:
+    """A boards file (a puzzle file too: a boards file with its question) given where `wanted` belongs."""
+    if isinstance(document, dict) and "boards" in document and "board" not in document:
+        raise DocumentError(source, "boards", f"a boards file, not {wanted}; commands read it as --boards FILE")
+
+
+def refuse_catalogue(source: str, document: Any, wanted: str) -> None:
+    """A machine catalogue given where `wanted` belongs (QA: `puzzle solve catalog.json` said "machines: unknown
+    key")."""
+    if (isinstance(document, dict) and "board" not in document and isinstance(document.get("machines"), list)
+            and any(isinstance(m, dict) and "ports" in m for m in document["machines"])):
+        raise DocumentError(source, "machines", f"a machine catalogue, not {wanted}; commands read it as --catalog FILE")
+
+
 def refuse_play_document(source: str, document: Any, wanted: str) -> None:
     """A layout or a game document given where `wanted` (a machine catalogue, a boards file) belongs: named so
     (QA: a plan passed as --catalog said "board: unknown key")."""

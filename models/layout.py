@@ -14,7 +14,7 @@ from .board import Board, load_boards
 from .catalog import NO_CATALOGUE, Catalog, Machine, PortSpec, load_catalog
 from .errors import DocumentError, as_json, cell_hint, expect, expect_cell, expect_int_in, require_keys
 from .geometry import Cell
-from .jsonio import read_json
+from .jsonio import refuse_boards_file, refuse_catalogue, read_json
 from .rulesets import RULESETS, Ruleset, get_ruleset
 from .shapes import DIAGONAL, DIAGONAL_PIPES
 from .wording import TILE_NAMES, with_article
@@ -352,11 +352,8 @@ def refuse_data_file(source: str, document: Any, wanted: str) -> None:
     """A boards file or a machine catalogue given where `wanted` (a layout, a game document) belongs: named, with
     the option that reads it (QA: `check` of the catalogue said "board: missing key", of a boards file "boards:
     unknown key", and `replay` called the catalogue a layout)."""
-    if isinstance(document, dict) and "boards" in document and "board" not in document:
-        raise DocumentError(source, "boards", f"a boards file, not {wanted}; commands read it as --boards FILE")
-    if (isinstance(document, dict) and "board" not in document and isinstance(document.get("machines"), list)
-            and any(isinstance(m, dict) and "ports" in m for m in document["machines"])):
-        raise DocumentError(source, "machines", f"a machine catalogue, not {wanted}; commands read it as --catalog FILE")
+    refuse_boards_file(source, document, wanted)
+    refuse_catalogue(source, document, wanted)
     if isinstance(document, dict) and document.get("ruleset") == "robofacture":
         raise DocumentError(source, "ruleset", f"a Robofacture parts puzzle, not {wanted}; `factoryfun robofacture "
                             "check` reads it")
@@ -380,6 +377,8 @@ def require_game_of(document: Any, source: str, what: str, ruleset_id: str, boar
     if not isinstance(document, dict) or not all(isinstance(document.get(k), str) for k in ("ruleset", "board")):
         return   # (the parser says what is wrong with it: "board: missing key", not "for None/None")
     ruleset, board = document.get("ruleset"), document.get("board")
+    if "rounds" in document and "machines" not in document:   # (QA: a game as a puzzle's answer: "the board")
+        raise DocumentError(source, "rounds", f"a game document (rounds), not a layout: the {what} is a layout")
     if ruleset != ruleset_id or (board_id is not None and board != board_id):
         wanted = ruleset_id if board_id is None else f"{ruleset_id}/{board_id}"
         found = ruleset if board_id is None else f"{ruleset}/{board}"

@@ -32,7 +32,7 @@ from typing import Any
 from .board import Board, board_document, parse_boards
 from .catalog import Catalog
 from .errors import DocumentError, as_json, expect, require_keys
-from .jsonio import read_json
+from .jsonio import read_json, refuse_catalogue
 from .layout import Context, Layout, Tile, document_catalog, document_ruleset, parse_layout_body, tile_to_dict
 from .rulesets import Ruleset
 from .wording import with_article
@@ -87,6 +87,7 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
         what = "a game" if "rounds" in document else "a layout"
         raise DocumentError(source, "board", f"{what} document, not a puzzle file (a boards file with a puzzle "
                             "block); an answer goes second: `factoryfun puzzle check PUZZLE ANSWER`")
+    refuse_catalogue(source, document, "a puzzle file")
     require_keys(source, "", document, {"ruleset", "boards", "puzzle"}, {"source"})
     ruleset = document_ruleset(source, document["ruleset"])
     boards = parse_boards(document, ruleset, source)

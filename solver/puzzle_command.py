@@ -437,7 +437,10 @@ def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], sha
     if question.runner_up == NONE_OTHER or (isinstance(question.runner_up, int) and score > question.runner_up):
         claim = ("no other layout is legal" if question.runner_up == NONE_OTHER
                  else f"its runner-up scores {question.runner_up}")
-        return f"{shown}; the puzzle says {claim}: its claim is wrong (`factoryfun puzzle solve` proves the runner-up)"
+        # either claim may be the wrong one: this answer under the best is a runner-up, or the best is lower
+        # (QA: a best of 10^12 read "its runner-up ... claim is wrong")
+        return (f"{shown}; the puzzle says its best scores {question.best} and {claim}: this answer proves one "
+                "of the two wrong (`factoryfun puzzle solve` proves both)")
     return shown
 
 

@@ -5,6 +5,7 @@ None of these runs a search: every bad option is rejected while the command line
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,16 @@ def test_an_output_naming_a_file_the_command_reads_is_refused(tmp_path, monkeypa
     (tmp_path / "in.json").write_text("{}")
     one_line_usage_error(args, needle, "give another file")
     assert (tmp_path / "in.json").read_text() == "{}" and [p.name for p in tmp_path.iterdir()] == ["in.json"]
+
+
+def test_an_output_that_is_a_hard_link_of_an_input_is_refused(tmp_path, monkeypatch):
+    """QA: `analyze game.json --out report.html`, report.html a hard link of game.json, replaced the game with
+    the report: two names of one file are one file."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in.json").write_text("{}")
+    os.link(tmp_path / "in.json", tmp_path / "report.html")
+    one_line_usage_error(["analyze", "in.json", "--out", "report.html"], "--out names the file read as GAME_PATH")
+    assert (tmp_path / "in.json").read_text() == "{}"
 
 
 def test_a_fixed_layout_with_the_diagonal_tile_needs_the_option_said_again():

@@ -332,3 +332,36 @@ def test_a_layout_or_game_read_as_a_catalogue_or_boards_file_is_named_as_such(ex
         load_catalog(ruleset, EXAMPLES_DIR / example)
     with pytest.raises(DocumentError, match=re.escape(said.format(wanted="a boards file"))):
         load_boards(ruleset, EXAMPLES_DIR / example)
+
+
+def test_a_catalogue_boards_file_or_puzzle_read_as_another_of_them_is_named_as_such(tmp_path):
+    """QA: `catalog --catalog boards.json` said "boards: unknown key", `puzzle solve catalog.json` "machines:
+    unknown key"; a port position given as a list ended in a traceback ("unhashable type")."""
+    from models.board import load_boards
+    from models.paths import INSTANCES
+    from models.puzzle import load_puzzle
+
+    ruleset = get_ruleset("factory-fun")
+    catalogue, boards = INSTANCES / "machines/factory-fun.json", INSTANCES / "boards/factory-fun.json"
+    with pytest.raises(DocumentError, match="boards: a boards file, not a machine catalogue; .* --boards FILE"):
+        load_catalog(ruleset, boards)
+    with pytest.raises(DocumentError, match="machines: a machine catalogue, not a boards file; .* --catalog FILE"):
+        load_boards(ruleset, catalogue)
+    with pytest.raises(DocumentError, match="machines: a machine catalogue, not a puzzle file"):
+        load_puzzle(catalogue)
+    document = json.loads(catalogue.read_text())
+    document["machines"][0]["ports"][0]["at"] = []
+    (tmp_path / "odd.json").write_text(json.dumps(document))
+    with pytest.raises(DocumentError, match=re.escape("machines[0].ports[0].at: unknown port position []")):
+        load_catalog(ruleset, tmp_path / "odd.json")
+
+
+def test_a_game_given_as_a_puzzles_answer_is_named_a_game():
+    """QA: `puzzle check puzzle.json game.json` said "the answer is for factory-fun/classic-A, not
+    factory-fun/puzzle-3", as if the board were the fault."""
+    from models.layout import require_game_of
+    from models.paths import EXAMPLES_DIR
+
+    game = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    with pytest.raises(DocumentError, match=re.escape("rounds: a game document (rounds), not a layout: the answer")):
+        require_game_of(game, "game.json", "answer", "factory-fun", "puzzle-3")

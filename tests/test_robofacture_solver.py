@@ -179,6 +179,8 @@ def test_solve_without_an_answer_exits_1(tmp_path):
     (lambda d: d["parts"][5].update(colors=["purple"]), ["parts[5].colors[0]", "unknown colour"]),
     (lambda d: d["space"].update(premarked=[[9, 9]]), ["space.premarked[0]", "outside"]),
     (lambda d: d["space"].update(rows=40), ["space.rows", "from 2 to 12"]),
+    # QA: read as red where the file meant another colour; the premarked cell is the player's
+    (lambda d: d["space"].update(premarked=[[0, 0]]) or d["space"].pop("player"), ["space.player", "missing key"]),
     (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0]}, {"part": 0, "cell": [2, 2]}]), ["placed[1].part", "twice"]),
     (lambda d: d.update(placed=[{"part": 9, "cell": [0, 0]}]), ["placed[0].part", "part index"]),
     (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0], "rotation": 45}]), ["placed[0].rotation"]),

@@ -76,6 +76,9 @@ def _space(source: str, raw: Any) -> Space:
     require_keys(source, "space", raw, {"rows", "cols"}, {"player", "premarked"})
     rows = expect_int_in(source, "space.rows", raw["rows"], 2, MAX_SIDE, "a number of rows")
     cols = expect_int_in(source, "space.cols", raw["cols"], 2, MAX_SIDE, "a number of columns")
+    if raw.get("premarked") and "player" not in raw:   # (QA: read as red where the file meant blue, and judged)
+        raise DocumentError(source, "space.player", "missing key: the premarked cells are in the player's colour")
+    # (with no premarked cell the player's colour is on no cell, so it cannot change a verdict)
     player = _colour(source, "space.player", raw.get("player", "red"), PLAYER_COLOURS)
     premarked: set[Cell] = set()
     for index, value in enumerate(expect(source, "space.premarked", raw.get("premarked", []), list, "a list of cells")):
