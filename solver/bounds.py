@@ -88,7 +88,7 @@ def topology_bound(
     `pair_cuts` adds the cuts of solver/pair_cuts.py (only with pipes counted). They
     count a pipe per cell, so a caller allowing the diagonal tile (one pipe over two
     cells) must leave them out. `triangles` adds, round after round, the triangle and
-    tree cuts of solver/triangle_cuts.py that the solution violates (square rulesets, with the
+    tree cuts of solver/triangle_cuts.py that the solution violates (square and hex rulesets, with the
     pair cuts only). `game`: the value bounds the final layout of a game, not a static build: it also
     pays for the tiles that port-to-port feeds force a game to lay and lift (`add_junction_cost`).
     `joined` adds, with the triangles, the tree cuts of whole groups of machines that their shared
@@ -152,7 +152,8 @@ def relaxed_topologies(ruleset: Ruleset, catalog: Catalog, machine_ids: list[str
 
 
 def _with_triangles(ruleset: Ruleset, pair_cuts: bool, triangles: bool) -> bool:
-    """The triangle and tree cuts are asked for, and sound here: pair cuts on (no diagonal tile), a square ruleset."""
+    """The triangle and tree cuts are asked for, and sound here: pair cuts on (no diagonal tile), a geometry
+    with a frame (`triangle_cuts.supported`)."""
     return triangles and pair_cuts and triangles_supported(ruleset)
 
 

@@ -12,8 +12,9 @@ each relation's tiles are counted with only its own two machines on open ground
 is the least, over placements of b and c around a, of three table entries. What
 is dropped (the third body as an obstacle, the third machine's ports as places a
 tank may not stand, port pairings a third relation rules out) only lowers the
-count, so the cut stays sound. Square boards only: the tables are shared between
-placements by turning one machine's placement into the other's frame.
+count, so the cut stays sound. The tables are shared between placements by turning
+one machine's placement into the other's frame (`Frame`: squares as they are, hexes
+in axial coordinates), so Funner's hex machines get these cuts too.
 
 Three machines have many relation triangles, so the relaxation adds these cuts
 only for the triangles its own solution uses (`violated_cuts` in solver/bounds.py).
