@@ -370,6 +370,13 @@ def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boa
     return parse_layout_body(source, "", document, context)
 
 
+def refuse_game(document: Any, source: str, what: str) -> None:
+    """A game document given where a layout belongs, before its board is compared (QA: a game as a puzzle's answer
+    was refused as "the answer is for factory-fun/classic-A", as if its board were the fault)."""
+    if isinstance(document, dict) and "rounds" in document and "machines" not in document:
+        raise DocumentError(source, "rounds", f"a game document (rounds), not a layout: the {what} is a layout")
+
+
 def require_game_of(document: Any, source: str, what: str, ruleset_id: str, board_id: str | None = None) -> None:
     """Refuse a document for another ruleset (or board) before its catalogue is read: reading it first
     blamed the catalogue ("catalogue is for 'factory-fun-2006', not 'factory-funner'") or asked for a
@@ -377,8 +384,6 @@ def require_game_of(document: Any, source: str, what: str, ruleset_id: str, boar
     if not isinstance(document, dict) or not all(isinstance(document.get(k), str) for k in ("ruleset", "board")):
         return   # (the parser says what is wrong with it: "board: missing key", not "for None/None")
     ruleset, board = document.get("ruleset"), document.get("board")
-    if "rounds" in document and "machines" not in document:   # (QA: a game as a puzzle's answer: "the board")
-        raise DocumentError(source, "rounds", f"a game document (rounds), not a layout: the {what} is a layout")
     if ruleset != ruleset_id or (board_id is not None and board != board_id):
         wanted = ruleset_id if board_id is None else f"{ruleset_id}/{board_id}"
         found = ruleset if board_id is None else f"{ruleset}/{board}"

@@ -21,7 +21,7 @@ from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, Che
 from models.clock import time_left
 from models.errors import DocumentError, as_json
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
-from models.layout import Layout, parse_layout, require_game_of, resolve_context
+from models.layout import Layout, parse_layout, refuse_game, require_game_of, resolve_context
 from models.terminal import Terminal
 
 from .extract import prune
@@ -124,6 +124,7 @@ def _read_layout(path: str | None, what: str, context, catalog_path, boards_path
     if path is None:
         return None
     document = read_json(path)
+    refuse_game(document, path, f"{what} layout")
     require_game_of(document, path, f"{what} layout", context.ruleset.id, context.board.id)
     return parse_layout(document, path, catalog_path, boards_path)
 

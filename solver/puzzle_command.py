@@ -19,7 +19,7 @@ from models.clickopts import (CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json
                               seed_option, time_limit_option, workers_option)
 from models.clock import time_left
 from models.jsonio import json_text, read_json, write_text
-from models.layout import Layout, parse_layout, require_game_of
+from models.layout import Layout, parse_layout, refuse_game, require_game_of
 from models.puzzle import MAX_MACHINES, NONE_OTHER, FactoryPuzzle, Second, load_puzzle
 from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
@@ -391,6 +391,7 @@ def check_command(puzzle_path: str, answer_path: str, catalog_path: str | None, 
     Exit 0 for a legal answer (the best or not), 1 for an illegal one or one with other machines."""
     question = load_puzzle(puzzle_path, catalog_path)
     document = read_json(answer_path)
+    refuse_game(document, answer_path, "answer")
     require_game_of(document, answer_path, "answer", question.ruleset.id, question.board.id)
     answer = parse_layout(document, answer_path, catalog_path, puzzle_path)
     judged = check_layout(answer)

@@ -255,6 +255,14 @@ def test_analyze_needs_a_played_game_not_a_sequence(tmp_path):
     assert f"{sequence}: rounds: not a played game: no round says what was taken" in result.output
 
 
+def test_analyze_reads_a_plan_file_given_with_plan():
+    """QA: a check meant for layouts refused every `--plan` document ("a game document (rounds), not a layout")."""
+    game = str(EXAMPLES_DIR / "rulebook-game.json")
+    result = run("analyze", game, "--plan", game, "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["best_score"] == 23
+
+
 def test_replay_needs_a_played_game_not_a_sequence(tmp_path):
     """QA: `replay` scored a bare sequence as a game taking nothing ("final score 2"), where `analyze` refused it."""
     sequence = tmp_path / "sequence.json"

@@ -359,9 +359,10 @@ def test_a_catalogue_boards_file_or_puzzle_read_as_another_of_them_is_named_as_s
 def test_a_game_given_as_a_puzzles_answer_is_named_a_game():
     """QA: `puzzle check puzzle.json game.json` said "the answer is for factory-fun/classic-A, not
     factory-fun/puzzle-3", as if the board were the fault."""
-    from models.layout import require_game_of
+    from models.layout import refuse_game, require_game_of
     from models.paths import EXAMPLES_DIR
 
     game = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
     with pytest.raises(DocumentError, match=re.escape("rounds: a game document (rounds), not a layout: the answer")):
-        require_game_of(game, "game.json", "answer", "factory-fun", "puzzle-3")
+        refuse_game(game, "game.json", "answer")
+    require_game_of(game, "game.json", "plan", "factory-fun")   # (a plan is a game: QA saw `analyze --plan` refused)
