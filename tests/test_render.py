@@ -107,11 +107,12 @@ def _feed_names(layout: Layout) -> list[tuple[str | None, list[str]]]:
 
 def test_a_feed_through_pipes_is_named_once_on_them() -> None:
     """A feed has no tank to carry its letters, so a reader who does not tell its colour from the next reads it on
-    one of its pipes (the middle one); networks named on their tanks are not named again."""
+    one of its pipes (a straight one, near their middle); networks named on their tanks are not named again."""
     layout = load_layout(EXAMPLE.parent / "legal-merge-1-and-1-to-2.json")
     assert _feed_names(layout) == [("green", ["GRN"])]
-    # its pipes: (2, 3) and (3, 3) down from FF04, (3, 2) bending in from FF23; (3, 3) is nearest their middle
-    assert layout_scene(layout).named == (((3, 3), "green"),)
+    # its pipes: (2, 3) straight down from FF04, (3, 3) where FF23's joins, (3, 2) bending in from FF23: the tag
+    # goes on the straight one, whose centre the pipe crosses (a curve passes beside it)
+    assert layout_scene(layout).named == (((2, 3), "green"),)
 
 
 def test_networks_with_lettered_tanks_or_no_pipe_are_not_named_again(rulebook: Layout, hex_layout: Layout) -> None:
@@ -549,3 +550,19 @@ def test_a_title_of_wide_letters_fits_its_picture(rulebook: Layout) -> None:
 
     title = "m" * 120
     assert float(ET.fromstring(layout_svg(rulebook, title=title)).get("width")) >= LEFT + 1.04 * 18 * 120
+
+
+def test_the_legend_is_as_wide_as_its_longest_line():
+    """QA: the "+" line ran about 40 px past a layout picture's right edge, and the pipe line 2 px past the
+    report's legend: the legend widens to its longest line (measured as `name_ems` measures names)."""
+    from models.render.svg import LEGEND_WIDTH, legend_svg, legend_width, name_ems
+
+    bonus = load_layout(EXAMPLE.parent / "legal-bonus-supply.json")
+    root = ET.fromstring(layout_svg(bonus))
+    legend = _groups(root, "legend")[0]
+    start = float(next(t for t in legend.iter(f"{SVG}text") if t.text == "Legend").get("x"))
+    longest = max(name_ems(text) for text in _texts(legend))
+    assert float(root.get("width")) >= start + 62 + 11 * longest
+    assert legend_width(layout_scene(bonus)) > LEGEND_WIDTH   # (the "+" line is the longest)
+    alone = ET.fromstring(legend_svg(bonus))
+    assert float(alone.get("width")) >= 12 + 62 + 11 * longest

@@ -120,20 +120,35 @@ def named_feeds(layout: Layout, conn, order: tuple[str, ...]) -> tuple[tuple[Cel
             pipes_in[cell] = pipes_in.get(cell, 0) + 1
     lettered = {conn.network_of[("tank", i)] for i, t in enumerate(layout.tiles)
                 if t.kind in ("supply", "output") and ("tank", i) in conn.network_of}
-    cells_of: dict[int, list[Cell]] = {}
+    cells_of: dict[int, list[tuple[Cell, int]]] = {}
     for i, pipe in enumerate(layout.pipes):
         cells = {cell for cell, _ in pipe.ends}
         index = conn.network_of.get(("pipe", i))
         if index is not None and index not in lettered and len(cells) == 1 and pipes_in[pipe.ends[0][0]] == 1:
-            cells_of.setdefault(index, []).append(pipe.ends[0][0])
+            cells_of.setdefault(index, []).append((pipe.ends[0][0], _bend(layout, pipe.ends)))
     named = []
-    for index, cells in sorted(cells_of.items()):
+    for index, spots in sorted(cells_of.items()):
         color = network_color(conn.networks[index], order)
         if color in ("none", "mixed", "black"):
             continue
-        middle = (sum(c[0] for c in cells) / len(cells), sum(c[1] for c in cells) / len(cells))
-        named.append((min(cells, key=lambda c: ((c[0] - middle[0]) ** 2 + (c[1] - middle[1]) ** 2, c)), color))
+        middle = (sum(c[0] for c, _ in spots) / len(spots), sum(c[1] for c, _ in spots) / len(spots))
+        # straight pipes first: the tag sits on the cell's centre, which a tight curve passes wide of (QA: a hex
+        # curve hugging a corner left its tag floating beside it)
+        cell, _ = min(spots, key=lambda spot: (spot[1], (spot[0][0] - middle[0]) ** 2 + (spot[0][1] - middle[1]) ** 2,
+                                               spot[0]))
+        named.append((cell, color))
     return tuple(named)
+
+
+def _bend(layout: Layout, ends: tuple[End, ...]) -> int:
+    """How far a one-cell pipe passes from its cell's centre: 0 straight through it, 1 a junction of three or more
+    sides or a wide hex curve, 2 a curve between neighbouring sides."""
+    if len(ends) != 2:
+        return 1
+    sides = layout.ruleset.geometry.sides
+    apart = abs(sides.index(ends[0][1]) - sides.index(ends[1][1]))
+    apart = min(apart, len(sides) - apart)
+    return 0 if apart == len(sides) // 2 else 2 if apart == 1 else 1
 
 
 def legend_entries(scene: Scene) -> tuple[LegendEntry, ...]:

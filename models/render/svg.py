@@ -26,6 +26,8 @@ FLOOR = ("#efe7d6", "#e6dcc7")
 OUTLINE = "#5a4a32"
 PIPE_EDGE = "#262626"
 LEGEND_WIDTH = 400
+#: the legend's words: their size, and where they start right of the samples
+LEGEND_SIZE, LEGEND_TEXT = 11, 62
 TOP = 64          # title and column numbers
 LEFT = 40         # row numbers
 #: the title's font size
@@ -511,18 +513,30 @@ def _legend(scene: Scene, x: float, y: float) -> str:
                                         stroke=HIGHLIGHT_SVG, stroke_width=3, stroke_dasharray="6 3"),
     }
     parts = [svg_text(x, y, "Legend", 14, weight="bold", anchor="start")]
-    words = {**(HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}), **SVG_LABELS}
     entries = legend_entries(scene)
-    for i, entry in enumerate(entries):
+    for i, (entry, label) in enumerate(zip(entries, _legend_labels(scene))):
         row_y = y + 30 + 28 * i
         parts.append(samples[entry.key](x + 22, row_y))
-        parts.append(svg_text(x + 62, row_y, words.get(entry.key, entry.label), 11, anchor="start"))
+        parts.append(svg_text(x + LEGEND_TEXT, row_y, label, LEGEND_SIZE, anchor="start"))
     row_y = y + 30 + 28 * len(entries)
     for i, color in enumerate(scene.colors):
         sx = x + 8 + 64 * i
         parts.append(svg_element("rect", x=sx, y=row_y - 10, width=58, height=20, rx=4, fill=_color(color), stroke="#333"))
         parts.append(svg_text(sx + 29, row_y, color, 10, fill=ink_for(color), weight="bold"))
     return svg_element("g", "".join(parts), class_="legend")
+
+
+def _legend_labels(scene: Scene) -> list[str]:
+    """The legend's lines as the SVG words them (hex tanks in the Funner's words)."""
+    words = {**(HEX_TANK_LABELS if scene.board.geometry.name == "hex" else {}), **SVG_LABELS}
+    return [words.get(entry.key, entry.label) for entry in legend_entries(scene)]
+
+
+def legend_width(scene: Scene) -> float:
+    """The legend's width: LEGEND_WIDTH, or more for its longest line or its row of colours (QA: the "+" line
+    ran 40 px past the picture's edge, the pipe's 2 px past the report's legend)."""
+    lines = [LEGEND_TEXT + LEGEND_SIZE * name_ems(label) for label in _legend_labels(scene)]
+    return max([LEGEND_WIDTH, 8 + 64 * len(scene.colors)] + [line + 16 for line in lines])
 
 
 def legend_height(scene: Scene) -> int:
@@ -581,8 +595,9 @@ def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: boo
     board_w, board_h = plot.size()
     # the picture is as wide as its title's longest line at least (QA: a long file name's title ran 20-400 px
     # past the edge)
-    titles = title_lines(title, max(board_w + 24 + (LEGEND_WIDTH if legend else 0), TITLE_WIDTH) - LEFT - 24)
-    width = max(board_w + 24 + (LEGEND_WIDTH if legend else 0), LEFT + max(map(title_width, titles)) + 24)
+    legend_w = legend_width(scene) if legend else 0
+    titles = title_lines(title, max(board_w + 24 + legend_w, TITLE_WIDTH) - LEFT - 24)
+    width = max(board_w + 24 + legend_w, LEFT + max(map(title_width, titles)) + 24)
     drop = TITLE_LEADING * (len(titles) - 1)   # a title of more lines moves everything under it down
     height = max(board_h, TOP + legend_height(scene) if legend else 0) + 24 + drop
     machine_ports: dict[int, list[PortView]] = {m.index: [] for m in scene.machines}
@@ -612,7 +627,7 @@ def render_scene(scene: Scene, title: str, legend: bool = True, coordinates: boo
 def legend_svg(layout: Layout) -> str:
     """The legend alone (with the layout's colours), for pages that show many pictures."""
     scene = layout_scene(layout, ())
-    return _document([_defs(), _legend(scene, 12, 16)], LEGEND_WIDTH, legend_height(scene) + 24)
+    return _document([_defs(), _legend(scene, 12, 16)], legend_width(scene) + 12, legend_height(scene) + 24)
 
 
 def board_svg(board: Board, colors: tuple[str, ...], title: str | None = None, legend: bool = True) -> str:
