@@ -399,10 +399,11 @@ def test_generate_writes_a_puzzle_its_answer_and_a_drawing(tmp_path):
     picture = svg.read_text()
     assert picture.startswith("<?xml") and "Puzzle: place" in picture and "The machines to place" in picture
     assert all(f">{machine}<" in picture for machine in puzzle.machines)   # each tile drawn under the board
-    from models.render.palette import LEGEND
+    from models.render.palette import LEGEND, SVG_LABELS
     # one legend, beside the machines, explains every tile (QA: with no tile given it explained pillars only);
     # the tray has no board numbers, and the question wraps above a picture as wide as the board and legend
-    assert all(entry.label in picture for entry in LEGEND if entry.key not in ("diagonal", "bonus"))
+    assert all(SVG_LABELS.get(entry.key, entry.label) in picture for entry in LEGEND
+               if entry.key not in ("diagonal", "bonus"))
     assert picture.count('class="numbers"') == 1 and picture.count('class="legend"') == 1
     assert picture_title(picture).startswith("Puzzle: place") and float(re.search(r'width="([0-9.]+)"', picture)[1]) < 1300
 
