@@ -442,8 +442,11 @@ def _machine(plot: _Plot, machine: MachineView, ports: list[PortView]) -> str:
     # as big as its room allows, down to ID_SMALLEST (QA: a hex's "FN33" touched its W and E chips)
     id_size = max(ID_SMALLEST, min(ID_SIZE, (id_room - ID_CLEAR) / (ID_CHAR * len(shown_id))))
     plus = bool(machine.bonus) and shown_id.endswith("+")   # (drawn in its colour, unless the id was cut)
-    text += svg_text(cx, cy - 5 * len(names), shown_id[:-1] if plus else shown_id, f"{id_size:.3g}", weight="bold",
-                     markup=_bonus_plus(machine.bonus) if plus else "", class_="machine-id")
+    # a "+" id starts where the whole id, "+" included, is centred: cairosvg centres a text by its first run only,
+    # and drew the "+" outside the box (QA); browsers and resvg centre both ways alike
+    id_x, anchor = (cx - BOLD * id_size * name_ems(shown_id) / 2, "start") if plus else (cx, "middle")
+    text += svg_text(id_x, cy - 5 * len(names), shown_id[:-1] if plus else shown_id, f"{id_size:.3g}", weight="bold",
+                     anchor=anchor, markup=_bonus_plus(machine.bonus) if plus else "", class_="machine-id")
     text += "".join(svg_text(name_x, cy + 6 + 10 * i - 5 * (len(names) - 1), line, f"{size:g}", fill="#555",
                           font_style="italic", class_="machine-name") for i, line in enumerate(names))
     if len(machine.cells) == 1:   # a hex: below the top vertex or above the bottom one
