@@ -349,8 +349,10 @@ def _replay_table(result, width: int | None = None, title: str = "replay") -> Ta
     columns = ("round", "offered", "taken", "built", "income", "tiles laid", "moves", "cost") + (
         ("tokens",) if tokens else ()) + ("penalty", "money")
     for column in columns:
+        # (a penalty's "(money at 1)" folds onto lines of its own in a narrow terminal, never cut: QA at 60 columns)
         table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left",
-                         min_width=ID_WIDTH if column in ("offered", "taken") else None)
+                         min_width=ID_WIDTH if column in ("offered", "taken") else None,
+                         overflow="fold" if column == "penalty" else "ellipsis")
     for r in result.rounds:
         token = ([f"+{r.last_pick_token} last"] if r.last_pick_token else []) + (
             [f"-{r.first_pick_fee} first"] if r.first_pick_fee else [])

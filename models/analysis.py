@@ -213,7 +213,8 @@ class Analysis:
             "chain_bonus": {"played": self.played.chain_bonus, "best": self.best.chain_bonus},
             # (a plan given with --plan may be illegal: QA saw its five violations in no key)
             "legal": {"played": self.played.legal, "best": self.best.legal},
-            **({"ladder": {"played": self.played.ladder, "best": self.best.ladder}} if self.played.ladder else {}),
+            **({"ladder": {"played": self.played.ladder, "best": self.best.ladder}}
+               if self.played.ladder or self.best.ladder else {}),
             "rounds": [{
                 "round": r.number, "offered": r.offered,
                 "played": r.played.report.to_dict(), "best": r.best.report.to_dict(),
@@ -475,11 +476,13 @@ def ladder_text(analysis: Analysis) -> str | None:
     """Funner's solo ladder verdict of the played game, and the plan's beside it when it differs (QA: `replay`
     and `plan` said it, and `analyze`, where a solo player asks how they did, did not)."""
     played, best = analysis.played.ladder, analysis.best.ladder
-    if played is None:
+    if played is None and best is None:
         return None
+    if played is None:   # (an illegal game has no verdict; the plan's still says where a legal one stands: QA)
+        return f"solo ladder: none for an illegal game; the plan {_ladder_words(best)}"
     text = f"solo ladder: your game {_ladder_words(played)}"
     if best is not None and best != played:
-        text += f"; the plan's {_ladder_words(best)}"
+        text += f"; the plan {_ladder_words(best)}"
     return text
 
 

@@ -101,6 +101,9 @@ def write_json(path: str | Path, document: Any) -> None:
 
 def refuse_boards_file(source: str, document: Any, wanted: str) -> None:
     """A boards file (a puzzle file too: a boards file with its question) given where `wanted` belongs."""
+    if isinstance(document, dict) and "boards" in document and "board" not in document and "puzzle" in document:
+        raise DocumentError(source, "puzzle", f"a puzzle file, not {wanted}; `factoryfun puzzle solve` solves it, "
+                            "`puzzle check PUZZLE ANSWER` checks an answer")
     if isinstance(document, dict) and "boards" in document and "board" not in document:
         raise DocumentError(source, "boards", f"a boards file, not {wanted}; commands read it as --boards FILE")
 

@@ -370,11 +370,12 @@ def parse_layout(document: Any, source: str = "<layout>", catalog_path=None, boa
     return parse_layout_body(source, "", document, context)
 
 
-def refuse_game(document: Any, source: str, what: str) -> None:
-    """A game document given where a layout belongs, before its board is compared (QA: a game as a puzzle's answer
-    was refused as "the answer is for factory-fun/classic-A", as if its board were the fault)."""
+def refuse_game(document: Any, source: str, wanted: str) -> None:
+    """A game document given where a layout belongs (`wanted`: what takes it, "--hint"), before its board is
+    compared (QA: a game as a puzzle's answer was refused as "the answer is for factory-fun/classic-A", as if its
+    board were the fault)."""
     if isinstance(document, dict) and "rounds" in document and "machines" not in document:
-        raise DocumentError(source, "rounds", f"a game document (rounds), not a layout: the {what} is a layout")
+        raise DocumentError(source, "rounds", f"a game document (rounds): {wanted} takes a layout")
 
 
 def require_game_of(document: Any, source: str, what: str, ruleset_id: str, board_id: str | None = None) -> None:

@@ -88,6 +88,9 @@ def parse_puzzle(document: Any, source: str, catalog_path: str | Path | None = N
         raise DocumentError(source, "board", f"{what} document, not a puzzle file (a boards file with a puzzle "
                             "block); an answer goes second: `factoryfun puzzle check PUZZLE ANSWER`")
     refuse_catalogue(source, document, "a puzzle file")
+    if isinstance(document, dict) and "boards" in document and "puzzle" not in document:   # (QA: "puzzle: missing key")
+        raise DocumentError(source, "puzzle", "a boards file with no puzzle block, not a puzzle file; `factoryfun "
+                            "puzzle generate` or `puzzle carve` writes one")
     require_keys(source, "", document, {"ruleset", "boards", "puzzle"}, {"source"})
     ruleset = document_ruleset(source, document["ruleset"])
     boards = parse_boards(document, ruleset, source)

@@ -260,8 +260,9 @@ class _Replayer:
                 left = money + report.income - report.cost
                 report.penalty = skip_penalty(left, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
                                               rnd.last_pick)
-                # the token's share of it (the floor at 1 may leave less than the whole fee)
-                report.first_pick_fee = report.penalty - skip_penalty(left, self.rules.skip_penalty, rnd.last_pick)
+                # the token's share of it, counted first: where the floor at 1 leaves less than the whole penalty,
+                # the token taken still shows (QA: at money 2 a first pick not built showed no token at all)
+                report.first_pick_fee = min(rnd.first_pick_fee(self.rules), report.penalty)
                 report.penalty_floored = not rnd.last_pick and report.penalty < self.rules.skip_penalty + rnd.first_pick_fee(self.rules)
             report.money = money + report.income - report.penalty - report.cost
         report.layout = after

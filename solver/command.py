@@ -124,7 +124,7 @@ def _read_layout(path: str | None, what: str, context, catalog_path, boards_path
     if path is None:
         return None
     document = read_json(path)
-    refuse_game(document, path, f"{what} layout")
+    refuse_game(document, path, f"--{what}")
     require_game_of(document, path, f"{what} layout", context.ruleset.id, context.board.id)
     return parse_layout(document, path, catalog_path, boards_path)
 

@@ -391,7 +391,7 @@ def check_command(puzzle_path: str, answer_path: str, catalog_path: str | None, 
     Exit 0 for a legal answer (the best or not), 1 for an illegal one or one with other machines."""
     question = load_puzzle(puzzle_path, catalog_path)
     document = read_json(answer_path)
-    refuse_game(document, answer_path, "answer")
+    refuse_game(document, answer_path, "a puzzle's answer")
     require_game_of(document, answer_path, "answer", question.ruleset.id, question.board.id)
     answer = parse_layout(document, answer_path, catalog_path, puzzle_path)
     judged = check_layout(answer)

@@ -30,7 +30,7 @@ from .model import add_objective_bound, build_static_model, fix_to_layout
 from .placements import machine_placements
 from .search import complete_assignment, run, set_hint, value_reader
 from .sketch import best_sketch, ranked, ranking
-from .triangle_cuts import CAPS, FREE_CAPS, Pose, Tree, compose, least_embeddings
+from .triangle_cuts import CAPS, FREE_CAPS, Pose, Tree, compose, frame_of, least_embeddings
 
 #: embeddings of the least tiles tried (they tie on tiles and differ in what the board and routing make of them)
 EMBEDDINGS = 24
@@ -138,12 +138,12 @@ def board_fits(ruleset: Ruleset, board: Board, catalog: Catalog, names: tuple[st
                ) -> list[list[MachinePlacement]]:
     """Every turn and position of the embedding (`poses`, names[0] at (0, 0) unturned) where each machine is
     a candidate placement on `board` (on playable cells, no port against the border or a blocked cell)."""
-    geometry = ruleset.geometry
+    geometry, frame = ruleset.geometry, frame_of(ruleset)
     candidates = {m: {(p.anchor, p.steps) for p in machine_placements(ruleset, board, catalog[m])} for m in names}
     fits = []
     for anchor in sorted(board.cells):
         for turn in range(len(geometry.rotation_values)):
-            laid = [compose((anchor, turn), pose) for pose in poses]
+            laid = [compose((anchor, turn), pose, frame) for pose in poses]
             if all(pose in candidates[m] for m, pose in zip(names, laid)):
                 fits.append([MachinePlacement(m, cell, geometry.rotation_values[steps])
                              for m, (cell, steps) in zip(names, laid)])

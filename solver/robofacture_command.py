@@ -114,7 +114,9 @@ def ship_command(puzzle_path: str, list_all: bool, as_json: bool, svg_path: str 
         elif list_all and found:
             table = Table(title=f"{len(found)} ways to ship", title_justify="left")
             for heading in ("cell", "size", "base", "cuts", "whites", "score", "RG", "product"):
-                table.add_column(heading, justify="right" if heading not in ("product", "cuts") else "left")
+                # (the cut sides and a tie's colours fold in a narrow terminal, never cut: QA at 60 columns)
+                table.add_column(heading, justify="right" if heading not in ("product", "cuts") else "left",
+                                 overflow="fold" if heading in ("product", "cuts") else "ellipsis")
             for s in found:
                 cuts = f"{s.cuts} {','.join(s.cut_sides)}".strip()
                 table.add_row(f"[{s.top},{s.left}]", f"{s.rows} x {s.cols}", str(s.base), cuts, str(s.whites),

@@ -721,7 +721,7 @@ class _Solve:
         # hint of FF39,FF08 (22) stood at 22 after 5 s, where without a hint the laid 25 is proved in 0.3 s)
         # (neither this nor the prover starts past the deadline: a 1 s solve of six machines ended at 1.9 s)
         if (len(ids) <= PROVE_MAX_MACHINES and self.fixed is None and time.monotonic() < deadline
-                and not self.diagonal and square_strategy(self.ruleset) and not self.interrupt.flag
+                and not self.diagonal and triangles_supported(self.ruleset) and not self.interrupt.flag
                 and not track.at_bound()):
             _joined_and_laid(self.ruleset, self.board, self.catalog, ids, track, self.built, time_limit, self.seed,
                              self.start, self.progress, self.interrupt, bound_holds=not self.optional,

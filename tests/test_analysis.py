@@ -390,3 +390,9 @@ def test_a_funner_solo_analysis_gives_the_ladder_verdict() -> None:
     assert "Solo ladder: your game moves down a level" in analysis_html(funner)
     square = analyse(*documents())
     assert "ladder" not in square.to_dict() and "solo ladder" not in render_terminal(square)
+    # an illegal game has no verdict, and the plan's is still said (QA: the key went, the plan's verdict with it)
+    played = read_json(DATA / "analysis-funner-played.json")
+    played["rounds"][-1]["layout"]["tiles"] = played["rounds"][-1]["layout"]["tiles"][1:]   # a tile gone
+    illegal = analyse(played, read_json(DATA / "analysis-funner-plan.json"))
+    assert illegal.played_violations and illegal.to_dict()["ladder"] == {"played": None, "best": "down"}
+    assert "solo ladder: none for an illegal game; the plan moves down a level" in render_terminal(illegal)

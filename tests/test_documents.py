@@ -363,6 +363,18 @@ def test_a_game_given_as_a_puzzles_answer_is_named_a_game():
     from models.paths import EXAMPLES_DIR
 
     game = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
-    with pytest.raises(DocumentError, match=re.escape("rounds: a game document (rounds), not a layout: the answer")):
-        refuse_game(game, "game.json", "answer")
+    with pytest.raises(DocumentError, match=re.escape("rounds: a game document (rounds): a puzzle's answer takes a layout")):
+        refuse_game(game, "game.json", "a puzzle's answer")
     require_game_of(game, "game.json", "plan", "factory-fun")   # (a plan is a game: QA saw `analyze --plan` refused)
+
+
+def test_a_puzzle_file_read_as_a_layout_and_a_boards_file_read_as_a_puzzle_are_named():
+    """QA: `check PUZZLE` called a puzzle "a boards file" and `puzzle check BOARDS ANSWER` said "puzzle: missing
+    key"."""
+    from models.paths import INSTANCES
+    from models.puzzle import load_puzzle
+
+    with pytest.raises(DocumentError, match=re.escape("puzzle: a puzzle file, not a layout; `factoryfun puzzle solve`")):
+        load_layout(INSTANCES / "puzzles" / "three-machines.json")
+    with pytest.raises(DocumentError, match=re.escape("puzzle: a boards file with no puzzle block, not a puzzle file")):
+        load_puzzle(INSTANCES / "boards" / "factory-fun.json")

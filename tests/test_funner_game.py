@@ -167,3 +167,18 @@ def test_turning_a_tank_in_a_round_whose_machine_is_not_built_is_a_rebuild():
                                  {"offered": ["EX02"], "taken": "EX02", "layout": turned}]))
     assert [n for n, v in result.violations if v.rule == "rebuild-without-machine"] == [2]
     assert (result.rounds[1].penalty, result.rounds[1].cost, result.money) == (2, 1, 3)
+
+
+def test_a_first_pick_not_built_at_the_money_floor_still_shows_its_token():
+    """QA: at money 2 a first pick taken and not built showed "-1 (money at 1)" and no token; the floor takes
+    the token first, then the penalty (the money is the same either way)."""
+    from pathlib import Path
+
+    from models.game import load_game
+
+    from models.replay import replay_game
+
+    result = replay_game(load_game(Path(__file__).parent / "data" / "funner-first-pick-at-the-floor.json"))
+    second = result.rounds[1]
+    assert (second.built, second.penalty, second.money) == (False, 1, 1)
+    assert (second.first_pick_fee, second.penalty_alone, second.penalty_floored) == (1, 0, True)

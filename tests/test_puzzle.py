@@ -81,7 +81,7 @@ def test_a_puzzle_file_is_a_boards_file_so_check_reads_an_answer_on_its_board():
     (lambda d: d["puzzle"].update(tiles=[{"kind": "tank", "cell": [0, 0]}]), ("puzzle.tiles[0].kind", "unknown")),
     (lambda d: d["puzzle"].update(tiles=[{"kind": "diagonal", "cell": [0, 0], "rotation": 0}]),
      ("puzzle.tiles[0].kind", "puzzles leave the diagonal tile out")),
-    (lambda d: d.pop("puzzle"), ("puzzle", "missing key")),
+    (lambda d: d.pop("puzzle"), ("puzzle", "a boards file with no puzzle block")),
     (lambda d: d.update(ruleset="robofacture"), ("ruleset", "Robofacture")),
 ])
 def test_a_bad_puzzle_file_is_one_line_naming_the_file_and_key(tmp_path, change, needles):
