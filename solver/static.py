@@ -980,10 +980,10 @@ def _triangle_seconds(seconds_left: float) -> float:
 
 
 def square_strategy(ruleset: Ruleset) -> bool:
-    """Square rulesets lay the relaxation's arrangement on the board, cut whole groups beside the walks, and walk
-    from 5 machines (not 3): their phases were measured with the tree cuts' bound near the optimum. Hex sets,
-    whose bound stays far above it even with the tree cuts, walk throughout and lay no relaxation (its
-    embeddings are searched on squares only, `solver/relaxed_starts.py`)."""
+    """Square rulesets cut whole groups beside the walks of 7-10 machines and start their moves at 6 machines:
+    their phases were measured with the tree cuts' bound near the optimum. Hex sets, whose bound stays further
+    above it even with the tree cuts, walk throughout from 3 machines. Both lay the relaxation's arrangement on
+    the board (`_joined_and_laid`): on hexes it found FN31,FN16,FN25,FN35's 39 where the walks end at 34."""
     return ruleset.geometry.name == "square"
 
 

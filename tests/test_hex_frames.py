@@ -5,6 +5,7 @@ so these tests move real layouts by the frame and ask the checker, and hold the 
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -103,3 +104,23 @@ def test_the_cuts_bound_holds_every_real_funner_layout(funner_layouts):
         with_cuts = topology_bound(FUNNER, catalog, ids, time_limit=20, triangles=True)
         pairs_only = topology_bound(FUNNER, catalog, ids, time_limit=20)
         assert score <= with_cuts.value <= pairs_only.value
+
+
+def test_the_relaxations_hex_arrangement_is_laid_on_the_board_as_embedded():
+    """Funner solves lay the relaxation's biggest group on the board (solver/relaxed_starts.py): every fit puts
+    each machine where the embedding has it, seen from the first machine through the hex frame."""
+    from models.board import load_boards
+    from solver.bounds import relaxed_topologies
+    from solver.relaxed_starts import board_fits
+    from solver.triangle_cuts import CAPS, FREE_CAPS, least_embeddings
+
+    catalog, board = load_catalog(FUNNER), load_boards(FUNNER)["A"]
+    topology = relaxed_topologies(FUNNER, catalog, ["FN11", "FN08", "FN24"], 1, 10)[0]
+    group = topology.trees[0]
+    assert len(group.names) >= 2
+    (tiles, poses), = least_embeddings(FUNNER, catalog, group, CAPS + FREE_CAPS, math.inf, 1)
+    fits = board_fits(FUNNER, board, catalog, group.names, poses)
+    assert fits
+    for fit in fits:
+        laid = [(tuple(p.cell), FUNNER.geometry.steps_of(p.rotation)) for p in fit]
+        assert [relative(laid[0], pose, HEX) for pose in laid] == [tuple(pose) for pose in poses]
