@@ -434,12 +434,12 @@ def _phases(ruleset: Ruleset, ids: list[str], objective: str, optional: bool, ti
     proved_late = (objective == "profit" and not optional and fixed is None
                    and PROVE_MAX_MACHINES < len(ids) <= PROVE_LATE_MACHINES)
     stall = max(STALL[0], STALL[1] * time_limit) if provable else None
-    unbounded = not square_strategy(ruleset)   # (hex: no bound comes near the optimum)
+    unbounded = not square_strategy(ruleset)   # (hex: the bound stays further from the optimum, `square_strategy`)
     moves = (objective == "profit" and fixed is None
              and len(ids) >= (SKETCH_MANY_UNBOUNDED if unbounded else SKETCH_MANY))
     fresh_walks = sketches and hint is None and fixed is None
-    # 3-6 machines where nothing can be proved (no triangle cuts: the bound stays the geometry-free one, 10-20
-    # points up) walk in rounds of fresh sketches and moves until the last THROUGHOUT_RESERVE of the time, with
+    # 3-6 hex machines, where the prover proves little (its hex blocks are CP-SAT models: growth does not know
+    # one-sided tanks), walk in rounds of fresh sketches and moves until the last THROUGHOUT_RESERVE of the time, with
     # no prover and no main CP-SAT search before: 9 random Funner sets of 3-6 machines (20 s, one worker) ended
     # at 49 / 53 against 38 / 52 on two, the same on seven; one bound a point higher (CP-SAT had lowered it)
     walks_throughout = unbounded and moves and fresh_walks and not optional and not proved_late

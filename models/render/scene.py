@@ -15,7 +15,7 @@ from ..geometry import Cell
 from ..catalog import Catalog
 from ..layout import TANK_KINDS, Layout, MachinePlacement
 from ..rulesets import Ruleset
-from ..networks import Network, connect
+from ..networks import Connectivity, Network, connect
 from .palette import LEGEND, LegendEntry
 
 End = tuple[Cell, str]
@@ -109,9 +109,9 @@ def network_color(net: Network | None, order: tuple[str, ...]) -> str:
     return next((c for c in order if c in net.colors), sorted(net.colors)[0])
 
 
-def named_feeds(layout: Layout, conn, order: tuple[str, ...]) -> tuple[tuple[Cell, str], ...]:
-    """Where each network that no lettered tank names (a feed from machine to machine) writes its colour: the
-    cell of its pipes nearest their middle that holds no other pipe. A reader who does not tell red from green
+def named_feeds(layout: Layout, conn: Connectivity, order: tuple[str, ...]) -> tuple[tuple[Cell, str], ...]:
+    """Where each network that no lettered tank names (a feed from machine to machine) writes its colour: a cell
+    of its pipes that holds no other pipe, straight pipes first, then the nearest their middle. A reader who does not tell red from green
     or brown reads a feed's colour there (QA, a simulation of colour blindness: only its chips and pipe showed
     it); supply and output networks are named on their tanks, and black end-product networks need no name."""
     pipes_in: dict[Cell, int] = {}
