@@ -723,9 +723,10 @@ class _Solve:
         if (len(ids) <= PROVE_MAX_MACHINES and self.fixed is None and time.monotonic() < deadline
                 and not self.diagonal and triangles_supported(self.ruleset) and not self.interrupt.flag
                 and not track.at_bound()):
+            # (sets that walk throughout keep CP-SAT's share at the end: the laid arrangement comes out of the walks')
             _joined_and_laid(self.ruleset, self.board, self.catalog, ids, track, self.built, time_limit, self.seed,
                              self.start, self.progress, self.interrupt, bound_holds=not self.optional,
-                             objective=self.objective, deadline=deadline)
+                             objective=self.objective, deadline=rounds_end if phases.walks_throughout else deadline)
         if phases.rounds_first and track.best is not None:
             # CP-SAT never improved a walk's layout of 7-10 machines (no best came from it in the 300 s
             # benchmark rows); new rounds do, now and then

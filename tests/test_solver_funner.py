@@ -160,17 +160,22 @@ def test_a_three_round_funner_plan_replays_legally():
     assert plan.bound is None or plan.final_score <= plan.bound
 
 
-def test_a_funner_set_of_three_walks_with_moves_in_rounds_and_no_prover(monkeypatch):
+def test_a_funner_set_of_three_walks_with_moves_lays_the_relaxation_and_runs_no_prover(monkeypatch):
     # no bound comes near a hex optimum, so the walks are the search: FN45,FN16,FN46,FN10,FN06 ended at 29-32
-    # after 20 s without moves (a planner's round layout of the same machines scores 37), 32-38 with them
+    # after 20 s without moves (a planner's round layout of the same machines scores 37), 32-38 with them; the
+    # relaxation's arrangement is laid on the board too (FN35,FN45,FN41: 24 at 15 s, where the walks ended at 21)
     from solver import static
 
-    schedules = []
-    real_walks = static.sketch_and_improve
+    schedules, laid = [], []
+    real_walks, real_laid = static.sketch_and_improve, static.relaxed_layouts
 
     def recorded(*args, **kw):
         schedules.append(args[4])
         return real_walks(*args, **kw)
+
+    def recorded_laid(*args, **kw):
+        laid.append(args[3])
+        return real_laid(*args, **kw)
 
     searches = []
     real_search = static._search
@@ -180,11 +185,12 @@ def test_a_funner_set_of_three_walks_with_moves_in_rounds_and_no_prover(monkeypa
         return real_search(built, track, start, seconds, *args, **kw)
 
     monkeypatch.setattr(static, "sketch_and_improve", recorded)
+    monkeypatch.setattr(static, "relaxed_layouts", recorded_laid)
     monkeypatch.setattr(static, "_search", timed_search)
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran"))
-    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN45", "FN16", "FN46"], time_limit=8.0,
-                          workers=1, seed=1)
-    assert len(schedules) >= 2 and all(s.improve_seconds > 0 for s in schedules)
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN45", "FN16", "FN46"], time_limit=8.0, workers=1, seed=1)
+    assert schedules and all(s.improve_seconds > 0 for s in schedules)   # walks with moves
+    assert laid == [["FN45", "FN16", "FN46"]] or result.status == "OPTIMAL"   # (laid unless the walks proved it)
     assert result.layout is not None and check_layout(result.layout).legal
     # three machines leave CP-SAT half the time (QA: FN34,FN48,FN27 ended at 19, where CP-SAT proves 20 at once)
     assert result.status == "OPTIMAL" or max(searches) >= 8.0 * static.THROUGHOUT_RESERVE[3] - 1.0
