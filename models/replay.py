@@ -258,12 +258,12 @@ class _Replayer:
                 # the penalty comes last, on what the round's income and (illegal) tiles left: it never takes money
                 # below 1 (QA: an illegal rebuild's cost of 3, then the whole 5, ended a round at -1)
                 left = money + report.income - report.cost
-                report.penalty = skip_penalty(left, self.rules.skip_penalty + rnd.first_pick_fee(self.rules),
-                                              rnd.last_pick)
+                fee = rnd.first_pick_fee(self.rules)
+                report.penalty = skip_penalty(left, self.rules.skip_penalty + fee, rnd.last_pick)
                 # the token's share of it, counted first: where the floor at 1 leaves less than the whole penalty,
                 # the token taken still shows (QA: at money 2 a first pick not built showed no token at all)
-                report.first_pick_fee = min(rnd.first_pick_fee(self.rules), report.penalty)
-                report.penalty_floored = not rnd.last_pick and report.penalty < self.rules.skip_penalty + rnd.first_pick_fee(self.rules)
+                report.first_pick_fee = min(fee, report.penalty)
+                report.penalty_floored = not rnd.last_pick and report.penalty < self.rules.skip_penalty + fee
             report.money = money + report.income - report.penalty - report.cost
         report.layout = after
         return report, after

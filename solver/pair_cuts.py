@@ -186,6 +186,11 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
     return min(total, cap)
 
 
+def pair_inputs(machines: tuple) -> dict[Port, tuple[str, ...]]:
+    """The two machines' inputs by (0 or 1, port position), with the colours each takes."""
+    return {(k, p.at): p.colors for k in (0, 1) for p in machines[k].inputs}
+
+
 def placed_tiles(ruleset: Ruleset, machines: tuple, one: _Placed, two: _Placed, rels: tuple[Relation, ...],
                  inputs: dict[Port, tuple[str, ...]], cap: int = CAP) -> int | None:
     """The fewest tiles of the relations' networks with the two machines placed as `one` and `two` (at most
@@ -242,7 +247,7 @@ def pair_tiles(ruleset: Ruleset, catalog: Catalog, a: str, b: str, rels: tuple[R
     origin: Cell = (0, 0)
     machines = (catalog[a], catalog[b])
     first = _place(ruleset, machines[0], 0, origin, 0)
-    inputs = {(k, p.at): p.colors for k in (0, 1) for p in machines[k].inputs}
+    inputs = pair_inputs(machines)
     floor = sum(1 for r in rels if r.kind == "supply")   # what the relaxation already counts
     # open-ground distances from a's faces: a placement whose faces are already too far apart is skipped
     reach = {port: ball(geometry, face, 2 * CAP + 6) for port, face in first.faces.items()}

@@ -32,7 +32,7 @@ from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
 from .local import Block, fewest_tanks
-from .pair_cuts import CAP, Relation, _place, _spec, _together, placed_tiles, relations
+from .pair_cuts import CAP, Relation, _place, _Placed, _spec, _together, pair_inputs, placed_tiles, relations
 from .reach import Pattern, supplied_colours
 
 
@@ -69,17 +69,14 @@ def other_tanks(catalog: Catalog, machines: tuple[str, ...], pattern: Pattern, r
     return supplies + ends + reservoirs
 
 
-def room(ruleset: Ruleset, catalog: Catalog, machines: tuple[str, str], first: tuple[Cell, int],
-         second: tuple[Cell, int], rel_sets: list[tuple[Relation, ...]], allowed: dict) -> int | None:
-    """How many tiles the two machines standing at `first` and `second` (anchor, rotation steps) leave spare,
-    at most, holding one of `rel_sets` within `allowed[rels]` tiles; None where none fits (0 where nothing is
-    forced, and where the tables' count is capped)."""
+def room(ruleset: Ruleset, pair: tuple, one: _Placed, second: tuple[Cell, int], inputs: dict,
+         rel_sets: list[tuple[Relation, ...]], allowed: dict) -> int | None:
+    """How many tiles the first machine placed as `one` and the second standing at `second` (anchor, rotation
+    steps) leave spare, at most, holding one of `rel_sets` within `allowed[rels]` tiles; None where none fits
+    (0 where nothing is forced, and where the tables' count is capped)."""
     if not rel_sets:
         return 0
-    pair = (catalog[machines[0]], catalog[machines[1]])
-    one = _place(ruleset, pair[0], 0, *first)
     two = _place(ruleset, pair[1], 1, *second)
-    inputs = {(k, p.at): p.colors for k in (0, 1) for p in pair[k].inputs}
     spare: int | None = None
     for rels in rel_sets:
         tiles = placed_tiles(ruleset, pair, one, two, rels, inputs)
@@ -100,7 +97,11 @@ def kept_placements(ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int
     `centre` in its first rotation, that may hold what the block's pattern forces within `pipes` spare pipes,
     with the tiles each leaves spare (`room`)."""
     rel_sets, allowed = forced_budget(ruleset, catalog, block, pipes)
-    rooms = {(cell, steps): room(ruleset, catalog, block.machines, (centre, 0), (cell, steps), rel_sets, allowed)
+    # the first machine and the inputs are the same for every placement of the second: read once
+    pair = (catalog[block.machines[0]], catalog[block.machines[1]])
+    one = _place(ruleset, pair[0], 0, centre, 0)
+    inputs = pair_inputs(pair)
+    rooms = {(cell, steps): room(ruleset, pair, one, (cell, steps), inputs, rel_sets, allowed)
              for cell in board.cells for steps in range(len(ruleset.geometry.rotation_values))}
     return {placed: spare for placed, spare in rooms.items() if spare is not None}
 

@@ -36,7 +36,7 @@ from models.catalog import Catalog
 from models.geometry import Cell, ball
 from models.rulesets import Ruleset
 
-from .pair_cuts import Relation, _legal_pair, _place, placed_tiles
+from .pair_cuts import Relation, _legal_pair, _place, pair_inputs, placed_tiles
 from .search import past
 from .steiner import steiner_cells
 
@@ -163,7 +163,7 @@ def relation_table(ruleset: Ruleset, catalog: Catalog, a: str, b: str, relation:
     geometry, shape = ruleset.geometry, ruleset.machine_shape
     machines = (catalog[a], catalog[b])
     first = _place(ruleset, machines[0], 0, (0, 0), 0)
-    inputs = {(k, p.at): p.colors for k in (0, 1) for p in machines[k].inputs}
+    inputs = pair_inputs(machines)
     mine, theirs = (relation.first, relation.second) if relation.first[0] == 0 else (relation.second, relation.first)
     start = first.faces[mine]
     table: dict[Pose, int] = {}
@@ -222,8 +222,9 @@ def _clashes(ruleset: Ruleset, catalog: Catalog, a: str, c: str) -> frozenset[Po
         machines = (catalog[a], catalog[c])
         first = _place(ruleset, machines[0], 0, (0, 0), 0)
         bad = set()
+        turns = len(frame_of(ruleset).turns)
         for anchor in ball(ruleset.geometry, (0, 0), 3):
-            for steps in range(len(frame_of(ruleset).turns)):
+            for steps in range(turns):
                 second = _place(ruleset, machines[1], 1, anchor, steps)
                 if first.body & second.body or _legal_pair(ruleset, machines, first, second, ()) is None:
                     bad.add((anchor, steps))

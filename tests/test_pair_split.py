@@ -10,6 +10,7 @@ from models.check import check_layout
 from models.layout import parse_layout
 from models.rulesets import get_ruleset
 from solver.local import LocalProver, fewest_tanks
+from solver.pair_cuts import _place, pair_inputs
 from solver.pair_split import forced_budget, kept_placements, room
 from solver.static import solve_static
 
@@ -32,7 +33,10 @@ FOURTEEN = {
 
 
 def _kept(block, pipes: int, first, second) -> bool:
-    return room(FUNNER, CATALOG, block.machines, first, second, *forced_budget(FUNNER, CATALOG, block, pipes)) is not None
+    pair = (CATALOG[block.machines[0]], CATALOG[block.machines[1]])
+    one = _place(FUNNER, pair[0], 0, *first)
+    inputs = pair_inputs(pair)
+    return room(FUNNER, pair, one, second, inputs, *forced_budget(FUNNER, CATALOG, block, pipes)) is not None
 
 
 def _layouts():
