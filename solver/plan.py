@@ -35,6 +35,7 @@ from models.replay import ReplayResult, replay_game
 from .background import Background
 from .bounds import TopologyBound, topology_bound
 from .plan_parallel import parallel_search
+from .plan_polish import polish_game
 from .search import Interrupt, Progress, in_worker_thread
 from .staged import solve_staged
 
@@ -50,6 +51,10 @@ SHORT_GAME = 3
 TINY_GAME, TINY_STAGED_SHARE = 2, 0.85
 #: there the search hands over to the game model once its best has stood this long (seconds)
 TINY_STALL = 3.0
+#: games longer than SHORT_GAME end with their best plan's rounds re-laid by CP-SAT (solver/plan_polish.py) in
+#: this share of the time, at most POLISH_CAP seconds (60 s Funner solo plans 43 / 43 / 50 -> 47 / 45 / 50 in 3 s
+#: of it; the search had stood still for the last 20-40 s)
+POLISH_SHARE, POLISH_CAP = 0.15, 60.0
 #: seconds for the topology relaxation's bound: a share of the time limit, at most the cap (30 offered
 #: machines are proved in 6-30 s; stopped earlier the bound is still valid, only weaker)
 BOUND_SHARE, BOUND_CAP = 0.1, 30.0
@@ -71,7 +76,7 @@ class PlanResult:
     target: Layout | None         # the final factory the plan builds
     seconds: float
     interrupted: bool = False
-    strategy: str = "search"      # which method gave the plan: "search", "exact" or "none"
+    strategy: str = "search"      # which method gave the plan: "search", "polished", "exact", "played" or "none"
     best_seconds: float | None = None   # when the search found its best game
 
     @property
@@ -115,7 +120,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     say = report or (lambda _text: None)
     short, tiny = len(game.rounds) <= SHORT_GAME, len(game.rounds) <= TINY_GAME
     staged_share = TINY_STAGED_SHARE if tiny else STAGED_SHARE if short else 0.0
-    deadline = start + time_limit * (1 - staged_share)
+    polishing = 0.0 if short else min(POLISH_CAP, POLISH_SHARE * time_limit)
+    deadline = start + time_limit * (1 - staged_share) - polishing
     played = _known_candidate(known, say) if known is not None else None
     start_from = played[3].final_layout if played is not None else None
     with Interrupt() as interrupt, ExitStack() as beside:
@@ -181,6 +187,11 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             best = _judged_candidate(game, "none", [r.planned(None, None) for r in game.rounds], say)
         if played is not None:   # (ties keep the search's plan)
             best = max([best, played], key=lambda item: item[0])
+        if polishing and not interrupt.flag and (bound is None or best[0] < bound):
+            polished, replayed = polish_game(best[2], start + time_limit, workers, seed, interrupt,
+                                             lambda score: better(score, 0.0))
+            if replayed.final_score > best[0]:
+                best = _judged_candidate(game, "polished", polished.rounds, say)
         if not interrupt.flag and short and (bound is None or best[0] < bound) and time.monotonic() < start + time_limit:
             exact = solve_staged(game, best[2], bound, start + time_limit, workers, seed,
                                  _continued(progress, start, best[0], bound), interrupt)
@@ -268,7 +279,8 @@ def _relaxation_beside(game: Game, ids: list[str], seconds: float) -> Background
 
 
 #: how the progress lines name each candidate plan (by its strategy)
-_CANDIDATES = {"search": "the search's plan", "exact": "the game model's plan", "played": "the given game"}
+_CANDIDATES = {"search": "the search's plan", "polished": "the best plan with its rounds re-laid by CP-SAT",
+               "exact": "the game model's plan", "played": "the given game"}
 
 
 def _judged_candidate(game: Game, name: str, rounds: list[Round], say: RoundReport) -> tuple[int, str, Game, ReplayResult]:
