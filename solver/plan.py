@@ -52,9 +52,9 @@ TINY_GAME, TINY_STAGED_SHARE = 2, 0.85
 #: there the search hands over to the game model once its best has stood this long (seconds)
 TINY_STALL = 3.0
 #: games longer than SHORT_GAME end with their best plan's rounds re-laid by CP-SAT (solver/plan_polish.py) in
-#: this share of the time, at most POLISH_CAP seconds (60 s Funner solo plans 43 / 43 / 50 -> 47 / 45 / 50 in 3 s
-#: of it; the search had stood still for the last 20-40 s)
-POLISH_SHARE, POLISH_CAP = 0.15, 60.0
+#: this share of the time, at most POLISH_BASE + POLISH_PER_ROUND seconds a round (60 s Funner solo plans
+#: 43 / 43 / 50 -> 47 / 45 / 50 in 3 s of it; most rounds are re-laid in 1-2 s, the last in 3-5 s)
+POLISH_SHARE, POLISH_BASE, POLISH_PER_ROUND = 0.15, 3.0, 2.0
 #: seconds for the topology relaxation's bound: a share of the time limit, at most the cap (30 offered
 #: machines are proved in 6-30 s; stopped earlier the bound is still valid, only weaker)
 BOUND_SHARE, BOUND_CAP = 0.1, 30.0
@@ -120,7 +120,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     say = report or (lambda _text: None)
     short, tiny = len(game.rounds) <= SHORT_GAME, len(game.rounds) <= TINY_GAME
     staged_share = TINY_STAGED_SHARE if tiny else STAGED_SHARE if short else 0.0
-    polishing = 0.0 if short else min(POLISH_CAP, POLISH_SHARE * time_limit)
+    polishing = polish_seconds(len(game.rounds), time_limit)
     deadline = start + time_limit * (1 - staged_share) - polishing
     played = _known_candidate(known, say) if known is not None else None
     start_from = played[3].final_layout if played is not None else None
@@ -209,6 +209,12 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
     _, name, plan, replayed = best
     return PlanResult(plan, replayed, bound, target, time.monotonic() - start, interrupted, strategy=name,
                       best_seconds=best_seconds[0] if best_seconds else None)
+
+
+def polish_seconds(rounds: int, time_limit: float) -> float:
+    """The end of the time a plan of `rounds` rounds leaves to re-laying its best plan's rounds: none in short
+    games, where the game model has its share instead."""
+    return 0.0 if rounds <= SHORT_GAME else min(POLISH_BASE + POLISH_PER_ROUND * rounds, POLISH_SHARE * time_limit)
 
 
 def _continued(progress: Progress | None, start: float, best: int, bound: int | None) -> Progress | None:

@@ -29,7 +29,7 @@ from typing import Callable
 
 from ortools.sat.python import cp_model
 
-from models.game import Game
+from models.game import Game, Round
 from models.layout import Layout
 from models.replay import ReplayResult, replay_game
 
@@ -62,10 +62,13 @@ def _tile_ones(v, layout: Layout) -> set[int]:
 
 
 def relay_round(game: Game, before: Layout, current: Layout, following: Layout | None, money: _Money,
-                seconds: float, workers: int, seed: int, interrupt: Interrupt | None = None) -> Layout | None:
+                seconds: float, workers: int, seed: int, interrupt: Interrupt | None = None,
+                newcomer: str | None = None) -> Layout | None:
     """The best layout for a round whose machines stand as in `current`, the round before ending in `before`
     and the next building round ending in `following` (None: this is the last, so maximise its chain bonus
-    less what it pays). None if CP-SAT finds nothing in time or the layouts are foreign to the model."""
+    less what it pays). `newcomer`, the machine the round adds, may stand anywhere when no later round
+    builds on where it stands (the last building round). None if CP-SAT finds nothing in time or the
+    layouts are foreign to the model."""
     diagonal = bool(game.options.get("diagonal_intersection"))
     model = cp_model.CpModel()
     built = add_static_layout(model, game.ruleset, game.context.board, game.context.catalog,
@@ -73,7 +76,8 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
                               end_limit=game.options.get("end_limit"))
     v = built.vars
     try:
-        for lit in layout_literals(v, current.with_parts(tiles=()))[0]:
+        standing = tuple(m for m in current.machines if following is not None or m.id != newcomer)
+        for lit in layout_literals(v, current.with_parts(machines=standing, tiles=()))[0]:
             model.Add(lit == 1)                                     # machines where they stand
         had, has = _tile_ones(v, before), _tile_ones(v, current)
         wanted = _tile_ones(v, following) if following is not None else set()
@@ -118,33 +122,48 @@ def _money_of(game: Game, replayed: ReplayResult, t: int, next_t: int | None) ->
 def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, interrupt: Interrupt | None = None,
                 on_better: Callable[[int], None] | None = None) -> tuple[Game, ReplayResult]:
     """`game` (a legal plan) with its building rounds re-laid, the last first, until `deadline`
-    (time.monotonic()); each change kept only if the replay finds the game legal and no worse."""
+    (time.monotonic()); each change kept only if the replay finds the game legal and no worse. Passes
+    repeat while the last one raised the score (a round re-laid changes what its neighbours may do)."""
     best = replay_game(game)
-    if not best.legal:
-        return game, best
     rounds = list(game.rounds)
     building = [t for t, r in enumerate(rounds) if r.layout is not None and r.taken is not None]
-    if not building:
+    if not best.legal or not building:
         return game, best
     order = [building[-1]] + building[:-1]
-    for k, t in enumerate(order):
-        left = deadline - time.monotonic()
-        if left < 0.5 or (interrupt is not None and interrupt.flag):
-            break
-        seconds = min(LAST_CAP, LAST_SHARE * left) if k == 0 else min(ROUND_CAP, left / (len(order) - k))
-        place = building.index(t)
-        next_t = building[place + 1] if place + 1 < len(building) else None
-        layouts = stage_layouts(Game(game.context, game.start_money, rounds, dict(game.options), game.source))
-        before = layouts[t - 1] if t > 0 else game.empty_layout()
-        following = rounds[next_t].layout if next_t is not None else None
-        layout = relay_round(game, before, rounds[t].layout, following, _money_of(game, best, t, next_t),
-                             seconds, workers, seed, interrupt)
-        if layout is None:
-            continue
-        trial = rounds[:t] + [rounds[t].planned(rounds[t].taken, layout)] + rounds[t + 1:]
-        replayed = replay_game(Game(game.context, game.start_money, trial, dict(game.options), game.source))
-        if replayed.legal and replayed.final_score >= best.final_score:
-            if replayed.final_score > best.final_score and on_better is not None:
-                on_better(replayed.final_score)
-            rounds, best = trial, replayed
-    return Game(game.context, game.start_money, rounds, dict(game.options), game.source), best
+    raised = True
+    while raised:
+        raised = False
+        for k, t in enumerate(order):
+            left = deadline - time.monotonic()
+            if left < 0.5 or (interrupt is not None and interrupt.flag):
+                return _game_of(game, rounds), best
+            seconds = min(LAST_CAP, LAST_SHARE * left) if k == 0 else min(ROUND_CAP, left / (len(order) - k))
+            trial = _relaid(game, rounds, building, t, best, seconds, workers, seed, interrupt)
+            if trial is None:
+                continue
+            replayed = replay_game(_game_of(game, trial))
+            if replayed.legal and replayed.final_score >= best.final_score:
+                if replayed.final_score > best.final_score:
+                    raised = True
+                    if on_better is not None:
+                        on_better(replayed.final_score)
+                rounds, best = trial, replayed
+    return _game_of(game, rounds), best
+
+
+def _game_of(game: Game, rounds: list[Round]) -> Game:
+    return Game(game.context, game.start_money, rounds, dict(game.options), game.source)
+
+
+def _relaid(game: Game, rounds: list[Round], building: list[int], t: int, replayed: ReplayResult, seconds: float,
+            workers: int, seed: int, interrupt: Interrupt | None) -> list[Round] | None:
+    """The rounds with building round t re-laid (None if nothing was found)."""
+    place = building.index(t)
+    next_t = building[place + 1] if place + 1 < len(building) else None
+    before = stage_layouts(_game_of(game, rounds))[t - 1] if t > 0 else game.empty_layout()
+    following = rounds[next_t].layout if next_t is not None else None
+    layout = relay_round(game, before, rounds[t].layout, following, _money_of(game, replayed, t, next_t),
+                         seconds, workers, seed, interrupt, newcomer=rounds[t].taken)
+    if layout is None:
+        return None
+    return rounds[:t] + [rounds[t].planned(rounds[t].taken, layout)] + rounds[t + 1:]

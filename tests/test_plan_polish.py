@@ -1,0 +1,102 @@
+"""A plan's rounds re-laid by CP-SAT (solver/plan_polish.py), on games small enough to count by hand.
+
+The rulebook's two machines: FF39 at (5, 2) with its red and green containers north and west,
+its orange output fed to FF08 at (5, 4) through two pipes, FF08's output into a reservoir east.
+"""
+from __future__ import annotations
+
+import time
+
+from models.check import check_layout
+from models.game import Game
+from models.replay import replay_game
+import solver.plan as plan_module
+from solver.plan import plan_game, polish_seconds
+from solver.plan_polish import _Money, polish_game, relay_round
+
+from builders import make_layout
+from test_plan import sequence
+
+MACHINES = [("FF39", (5, 2), 0), ("FF08", (5, 4), 0)]
+FEED = [("supply", (4, 2), "red"), ("supply", (5, 1), "green"), ("pipe", (4, 3), "W", "E"), ("pipe", (4, 4), "W", "S")]
+#: round 1: FF39, its containers, and a reservoir where FF08 will stand (3)
+FIRST = make_layout(machines=MACHINES[:1], tiles=[*FEED[:2], ("output", (5, 4))])
+#: round 1 with the red container a pipe further north (4)
+FIRST_FAR = make_layout(machines=MACHINES[:1], tiles=[("supply", (3, 2), "red"), ("pipe", (4, 2), "N", "S"),
+                                                       FEED[1], ("output", (5, 4))])
+#: round 2: FF08 fed by FF39, its output reservoir beside it (3 new: two pipes, the reservoir)
+FINAL = make_layout(machines=MACHINES, tiles=[*FEED, ("output", (5, 6))])
+#: round 2 with FF08's reservoir a pipe further east (4 new)
+DETOUR = make_layout(machines=MACHINES, tiles=[*FEED, ("pipe", (5, 6), "W", "E"), ("output", (5, 7))])
+
+
+def _game(first, second) -> Game:
+    seq = sequence(["FF39"], ["FF08"])
+    return Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF39", first), seq.rounds[1].planned("FF08", second)],
+                dict(seq.options), seq.source)
+
+
+def _polished(game: Game):
+    return polish_game(game, time.monotonic() + 20, workers=1)
+
+
+def test_the_layouts_are_legal_and_the_games_score_as_counted():
+    for layout in (FIRST, FIRST_FAR, FINAL, DETOUR):
+        assert check_layout(layout).legal
+    assert replay_game(_game(FIRST, FINAL)).final_score == 2 + 9 - 3 + 8 - 3 + 10 == 23
+    assert replay_game(_game(FIRST, DETOUR)).final_score == 22
+    assert replay_game(_game(FIRST_FAR, FINAL)).final_score == 21   # the far container is lifted and laid again
+
+
+def test_the_last_round_is_rerouted_for_what_it_pays():
+    polished, replayed = _polished(_game(FIRST, DETOUR))
+    assert replayed.legal and replayed.final_score == 23
+    assert [r.cost for r in replayed.rounds] == [3, 3]
+    assert not any(t.cell == (5, 7) for t in polished.rounds[1].layout.tiles)
+
+
+def test_a_round_and_the_next_pay_least_together():
+    """Round 1 alone is as cheap with the red container further north only if round 2 keeps it there; re-laid,
+    round 1 puts it where round 2 wants it and round 2 lays nothing for it: 21 -> 23."""
+    polished, replayed = _polished(_game(FIRST_FAR, FINAL))
+    assert replayed.legal and replayed.final_score == 23
+    assert [r.cost for r in replayed.rounds] == [3, 3]
+    assert any(t.kind == "supply" and t.cell == (4, 2) for t in polished.rounds[0].layout.tiles)
+
+
+def test_a_game_with_nothing_to_gain_keeps_its_score():
+    polished, replayed = _polished(_game(FIRST, FINAL))
+    assert replayed.legal and replayed.final_score == 23
+    assert [r.cost for r in replayed.rounds] == [3, 3]
+
+
+def test_the_money_floor_binds_the_relaid_round():
+    """FF08's round with 3 new tiles needed: money 1 + income 0 allows none (nothing found), 3 allows them."""
+    game = _game(FIRST, DETOUR)
+    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=1, income=0, fixed_cost=0, between=0), 10, 1, 0)
+    assert relaid is None
+    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=4, income=0, fixed_cost=0, between=0), 10, 1, 0)
+    assert relaid is not None and check_layout(relaid).legal
+    new = [t for t in relaid.tiles if t not in FIRST.tiles]
+    assert len(new) == 3
+
+
+def test_plans_of_four_rounds_or_more_leave_time_to_polish():
+    assert polish_seconds(3, 600) == 0.0      # the game model has short games' end
+    assert polish_seconds(4, 60) == 9.0
+    assert polish_seconds(10, 600) == 23.0    # capped: 3 s and 2 s a round
+
+
+def test_a_plan_ends_with_its_best_game_polished(monkeypatch):
+    """(With no bound, nothing stops the plan early: the polish always comes.)"""
+    calls = []
+
+    def spy(game, deadline, *args, **kwargs):
+        calls.append((len(game.rounds), deadline - time.monotonic()))
+        return game, replay_game(game)
+    monkeypatch.setattr(plan_module, "polish_game", spy)
+    monkeypatch.setattr(plan_module, "_final_bound", lambda *args: (None, True))
+    result = plan_game(sequence(["FF43"], ["FF39"], ["FF08"], ["FF35"]), time_limit=10, seed=1)
+    assert result.replay.legal
+    [(rounds, left)] = calls
+    assert rounds == 4 and 0 < left <= 1.6   # the last 15 % of 10 s (what the search left of it)
