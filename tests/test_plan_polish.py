@@ -100,3 +100,22 @@ def test_a_plan_ends_with_its_best_game_polished(monkeypatch):
     assert result.replay.legal
     [(rounds, left)] = calls
     assert rounds == 4 and 0 < left <= 1.6   # the last 15 % of 10 s (what the search left of it)
+
+
+def test_the_last_rounds_newcomer_may_stand_anywhere():
+    """FF27's orange output waits at a reservoir; FF43 (orange in) came last and stands far off with a
+    container of its own: 2 + 5 - 2 + 5 - 2 = 8. Nothing builds on where it stands, so the last round may
+    put it port to port below FF27's output, lift that reservoir and lay one for FF43:
+    2 + 5 - 2 + 5 - 1 + chain 10 = 19 (where FF43 stands, pipes to it would cost 4-5)."""
+    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    far = make_layout(machines=[("FF27", (5, 2), 0), ("FF43", (1, 6), 0)],
+                      tiles=[("supply", (4, 2), "blue"), ("output", (6, 3)), ("supply", (1, 5), "orange"),
+                             ("output", (1, 8))])
+    seq = sequence(["FF27"], ["FF43"])
+    game = Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", first), seq.rounds[1].planned("FF43", far)],
+                dict(seq.options), seq.source)
+    assert replay_game(game).final_score == 8
+    polished, replayed = _polished(game)
+    assert replayed.legal and replayed.final_score == 19
+    assert set(polished.rounds[0].layout.tiles) == set(first.tiles)
+    assert [m.cell for m in polished.rounds[1].layout.machines if m.id == "FF43"] != [(1, 6)]
