@@ -46,7 +46,7 @@ LAST_SHARE, LAST_CAP, ROUND_CAP = 0.5, 20.0, 5.0
 @dataclass(frozen=True)
 class _Money:
     """What a round's re-laying must respect besides the rules: money before it, what it earns and pays
-    for other than tiles, and the same for the next building round (None when it is the last)."""
+    for other than tiles, and the same for the next building round (0 when it is the last)."""
 
     before: int
     income: int
