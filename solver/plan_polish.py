@@ -8,7 +8,9 @@ layout exactly, with everything else of the game held:
 
 - the machines stand where that round has them (so machine moves cost the same);
 - the last building round gets the most chain bonus for what it pays: the final
-  layout is re-routed for the score itself;
+  layout is re-routed for the score itself, its new machine may stand anywhere,
+  and where machines move, the round may move up to the ruleset's number of them
+  at their price (nothing builds on where the last round leaves them);
 - every other building round pays least for itself and for the next building
   round together (a tile it lays that the next round keeps is paid once; a
   temporary the next round lifts is paid for nothing);
@@ -50,10 +52,11 @@ class _Money:
 
     before: int
     income: int
-    fixed_cost: int                    # machine moves and the first-pick fee
+    fee: int                           # the first-pick fee
+    moves: int                         # what the round's machine moves cost in the game as planned
     between: int                       # money change in the rounds between it and the next building round
     next_income: int = 0
-    next_fixed_cost: int = 0
+    next_fixed_cost: int = 0           # the next round's machine moves and fee
 
 
 def _tile_ones(v, layout: Layout) -> set[int]:
@@ -63,32 +66,37 @@ def _tile_ones(v, layout: Layout) -> set[int]:
 
 def relay_round(game: Game, before: Layout, current: Layout, following: Layout | None, money: _Money,
                 seconds: float, workers: int, seed: int, interrupt: Interrupt | None = None,
-                newcomer: str | None = None) -> Layout | None:
+                newcomer: str | None = None, moving: bool = False) -> Layout | None:
     """The best layout for a round whose machines stand as in `current`, the round before ending in `before`
     and the next building round ending in `following` (None: this is the last, so maximise its chain bonus
-    less what it pays). `newcomer`, the machine the round adds, may stand anywhere when no later round
-    builds on where it stands (the last building round). None if CP-SAT finds nothing in time or the
-    layouts are foreign to the model."""
+    less what it pays). In the last round `newcomer`, the machine the round adds, may stand anywhere, and
+    with `moving` the others may move as the rules allow (a bigger model: it comes after the round has
+    been re-laid with them where they stand). None if CP-SAT finds nothing in time or the layouts are
+    foreign to the model."""
     diagonal = bool(game.options.get("diagonal_intersection"))
     model = cp_model.CpModel()
     built = add_static_layout(model, game.ruleset, game.context.board, game.context.catalog,
                               [m.id for m in current.machines], diagonal=diagonal,
                               end_limit=game.options.get("end_limit"))
     v = built.vars
+    last = following is None
     try:
-        standing = tuple(m for m in current.machines if following is not None or m.id != newcomer)
-        for lit in layout_literals(v, current.with_parts(machines=standing, tiles=()))[0]:
-            model.Add(lit == 1)                                     # machines where they stand
+        if last:
+            moves = _free_moves(model, v, game, before, current, newcomer, moving)
+        else:
+            for lit in layout_literals(v, current.with_parts(tiles=()))[0]:
+                model.Add(lit == 1)                                 # machines where they stand
+            moves = money.moves
         had, has = _tile_ones(v, before), _tile_ones(v, current)
-        wanted = _tile_ones(v, following) if following is not None else set()
+        wanted = _tile_ones(v, following) if not last else set()
     except ValueError:
         return None
     tiles = tile_literals(built)
     laid = [lit for lit in tiles if id(lit) not in had]             # paid this round
-    after = money.before + money.income - money.fixed_cost - sum(laid)
+    after = money.before + money.income - money.fee - moves - sum(laid)
     model.Add(after >= 1)
-    if following is None:
-        model.Maximize(built.chain_bonus - sum(laid))
+    if last:
+        model.Maximize(built.chain_bonus - sum(laid) - moves)
     else:
         relaid = [1 - lit for lit in tiles if id(lit) in wanted]    # paid by the next round
         was = sum(1 for lit in tiles if id(lit) in has and id(lit) not in had) \
@@ -105,18 +113,43 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
     return checked_layout(layout)[0]
 
 
+def _free_moves(model: cp_model.CpModel, v, game: Game, before: Layout, current: Layout,
+                newcomer: str | None, moving: bool) -> cp_model.LinearExprT:
+    """The last building round's machines: the newcomer anywhere, the others where the round has them or,
+    `moving`, where the round before left them or moved (at most the ruleset's moves a round, at its price
+    each); what the moves cost. (Nothing builds on the last round, so where it leaves its machines is free.)"""
+    rules = game.ruleset
+    stood = {m.id: m for m in before.machines}
+    moving = moving and rules.machines_movable and rules.max_machine_moves > 0
+    stays, moves = [], 0
+    for m in current.machines:
+        if m.id == newcomer or m.id not in stood:
+            continue
+        [stay] = layout_literals(v, current.with_parts(machines=(stood[m.id] if moving else m,), tiles=()))[0]
+        if moving:
+            stays.append(stay)
+        else:
+            model.Add(stay == 1)
+            moves += rules.machine_move_cost * (stood[m.id] != m)
+    if not stays:
+        return moves
+    moved = len(stays) - sum(stays)
+    model.Add(moved <= rules.max_machine_moves)
+    return rules.machine_move_cost * moved
+
+
 def _money_of(game: Game, replayed: ReplayResult, t: int, next_t: int | None) -> _Money:
     """The money terms of building round t (0-based) and of the next building round, from the replay."""
     move_cost = game.ruleset.machine_move_cost
     reports = replayed.rounds
     this = reports[t]
     before = game.start_money if t == 0 else reports[t - 1].money
-    fixed = move_cost * len(this.moved_machines) + this.first_pick_fee
+    moves = move_cost * len(this.moved_machines)
     if next_t is None:
-        return _Money(before, this.income, fixed, 0)
+        return _Money(before, this.income, this.first_pick_fee, moves, 0)
     following = reports[next_t]
-    return _Money(before, this.income, fixed, reports[next_t - 1].money - this.money, following.income,
-                  move_cost * len(following.moved_machines) + following.first_pick_fee)
+    return _Money(before, this.income, this.first_pick_fee, moves, reports[next_t - 1].money - this.money,
+                  following.income, move_cost * len(following.moved_machines) + following.first_pick_fee)
 
 
 def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, interrupt: Interrupt | None = None,
@@ -129,16 +162,18 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
     building = [t for t, r in enumerate(rounds) if r.layout is not None and r.taken is not None]
     if not best.legal or not building:
         return game, best
-    order = [building[-1]] + building[:-1]
+    last = building[-1]
+    moving = game.ruleset.machines_movable and game.ruleset.max_machine_moves > 0
+    order = [(last, False)] + [(t, False) for t in building[:-1]] + ([(last, True)] if moving else [])
     raised = True
     while raised:
         raised = False
-        for k, t in enumerate(order):
+        for k, (t, moves) in enumerate(order):
             left = deadline - time.monotonic()
             if left < 0.5 or (interrupt is not None and interrupt.flag):
                 return _game_of(game, rounds), best
-            seconds = min(LAST_CAP, LAST_SHARE * left) if k == 0 else min(ROUND_CAP, left / (len(order) - k))
-            trial = _relaid(game, rounds, building, t, best, seconds, workers, seed, interrupt)
+            seconds = min(LAST_CAP, LAST_SHARE * left) if t == last else min(ROUND_CAP, left / (len(order) - k))
+            trial = _relaid(game, rounds, building, t, best, seconds, workers, seed, interrupt, moves)
             if trial is None:
                 continue
             replayed = replay_game(_game_of(game, trial))
@@ -156,14 +191,14 @@ def _game_of(game: Game, rounds: list[Round]) -> Game:
 
 
 def _relaid(game: Game, rounds: list[Round], building: list[int], t: int, replayed: ReplayResult, seconds: float,
-            workers: int, seed: int, interrupt: Interrupt | None) -> list[Round] | None:
+            workers: int, seed: int, interrupt: Interrupt | None, moving: bool) -> list[Round] | None:
     """The rounds with building round t re-laid (None if nothing was found)."""
     place = building.index(t)
     next_t = building[place + 1] if place + 1 < len(building) else None
     before = stage_layouts(_game_of(game, rounds))[t - 1] if t > 0 else game.empty_layout()
     following = rounds[next_t].layout if next_t is not None else None
     layout = relay_round(game, before, rounds[t].layout, following, _money_of(game, replayed, t, next_t),
-                         seconds, workers, seed, interrupt, newcomer=rounds[t].taken)
+                         seconds, workers, seed, interrupt, newcomer=rounds[t].taken, moving=moving)
     if layout is None:
         return None
     return rounds[:t] + [rounds[t].planned(rounds[t].taken, layout)] + rounds[t + 1:]

@@ -37,7 +37,7 @@ def _game(first, second) -> Game:
 
 
 def _polished(game: Game):
-    return polish_game(game, time.monotonic() + 20, workers=1)
+    return polish_game(game, time.monotonic() + 8, workers=1)
 
 
 def test_the_layouts_are_legal_and_the_games_score_as_counted():
@@ -73,9 +73,9 @@ def test_a_game_with_nothing_to_gain_keeps_its_score():
 def test_the_money_floor_binds_the_relaid_round():
     """FF08's round with 3 new tiles needed: money 1 + income 0 allows none (nothing found), 3 allows them."""
     game = _game(FIRST, DETOUR)
-    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=1, income=0, fixed_cost=0, between=0), 10, 1, 0)
+    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=1, income=0, fee=0, moves=0, between=0), 10, 1, 0)
     assert relaid is None
-    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=4, income=0, fixed_cost=0, between=0), 10, 1, 0)
+    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=4, income=0, fee=0, moves=0, between=0), 10, 1, 0)
     assert relaid is not None and check_layout(relaid).legal
     new = [t for t in relaid.tiles if t not in FIRST.tiles]
     assert len(new) == 3
@@ -119,3 +119,31 @@ def test_the_last_rounds_newcomer_may_stand_anywhere():
     assert replayed.legal and replayed.final_score == 19
     assert set(polished.rounds[0].layout.tiles) == set(first.tiles)
     assert [m.cell for m in polished.rounds[1].layout.machines if m.id == "FF43"] != [(1, 6)]
+
+
+def test_the_last_round_may_move_machines_at_their_price():
+    """FF27's orange output waits at a reservoir, FF43 stands far off on a container of its own, and the
+    last round adds FF04 (red in, green out) beside nothing: 2 + 5 - 2 + 5 - 2 + 7 - 2 = 13. Nothing builds
+    on the last round, so it may move a machine (2) to feed FF43 from FF27 (chain 10): 21. With the machines
+    where they stand, pipes cost more for the same feed."""
+    blue = [("supply", (4, 2), "blue"), ("output", (6, 3))]
+    orange = [("supply", (1, 5), "orange"), ("output", (1, 8))]
+    layouts = [make_layout(machines=[("FF27", (5, 2), 0)], tiles=blue),
+               make_layout(machines=[("FF27", (5, 2), 0), ("FF43", (1, 6), 0)], tiles=[*blue, *orange]),
+               make_layout(machines=[("FF27", (5, 2), 0), ("FF43", (1, 6), 0), ("FF04", (7, 6), 0)],
+                           tiles=[*blue, *orange, ("supply", (7, 5), "red"), ("output", (8, 7))])]
+    seq = sequence(["FF27"], ["FF43"], ["FF04"])
+    game = Game(seq.context, seq.start_money, [r.planned(r.offered[0], layout) for r, layout in zip(seq.rounds, layouts)],
+                dict(seq.options), seq.source)
+    before = replay_game(game)
+    assert before.final_score == 13
+    money = _Money(before=before.rounds[1].money, income=7, fee=0, moves=0, between=0)
+    scores = {}
+    for moving in (False, True):
+        relaid = relay_round(game, layouts[1], layouts[2], None, money, 15, 2, 0, newcomer="FF04", moving=moving)
+        replayed = replay_game(Game(seq.context, seq.start_money, [*game.rounds[:2], game.rounds[2].planned("FF04", relaid)],
+                                    dict(seq.options), seq.source))
+        assert replayed.legal
+        scores[moving] = (replayed.final_score, len(replayed.rounds[2].moved_machines))
+    assert scores[True] == (21, 1)
+    assert scores[False][0] < 21 and scores[False][1] == 0
