@@ -8,9 +8,10 @@ layout exactly, with everything else of the game held:
 
 - the machines stand where that round has them (so machine moves cost the same);
 - the last building round gets the most chain bonus for what it pays: the final
-  layout is re-routed for the score itself, its new machine may stand anywhere,
-  and where machines move, the round may move up to the ruleset's number of them
-  at their price (nothing builds on where the last round leaves them);
+  layout is re-routed for the score itself, its new machine may stand anywhere or
+  give way to another machine of its offer, and where machines move, the round
+  may move up to the ruleset's number of them at their price (nothing builds on
+  where the last round leaves them);
 - every other building round pays least for itself and for the next building
   round together (a tile it lays that the next round keeps is paid once; a
   temporary the next round lifts is paid for nothing);
@@ -66,20 +67,30 @@ def _tile_ones(v, layout: Layout) -> set[int]:
 
 def relay_round(game: Game, before: Layout, current: Layout, following: Layout | None, money: _Money,
                 seconds: float, workers: int, seed: int, interrupt: Interrupt | None = None,
-                newcomer: str | None = None, moving: bool = False) -> Layout | None:
+                newcomer: str | None = None, moving: bool = False, rivals: tuple[str, ...] = ()) -> Layout | None:
     """The best layout for a round whose machines stand as in `current`, the round before ending in `before`
     and the next building round ending in `following` (None: this is the last, so maximise its chain bonus
-    less what it pays). In the last round `newcomer`, the machine the round adds, may stand anywhere, and
-    with `moving` the others may move as the rules allow (a bigger model: it comes after the round has
-    been re-laid with them where they stand). None if CP-SAT finds nothing in time or the layouts are
-    foreign to the model."""
+    and income less what it pays). In the last round `newcomer`, the machine the round adds, may stand
+    anywhere or give way to one of `rivals` (the rest of its offer: the layout then holds the one taken
+    instead, whose income `money.income` does not count), and with `moving` the others may move as the
+    rules allow (a bigger model: it comes after the round has been re-laid with them where they stand).
+    None if CP-SAT finds nothing in time or the layouts are foreign to the model."""
     diagonal = bool(game.options.get("diagonal_intersection"))
-    model = cp_model.CpModel()
-    built = add_static_layout(model, game.ruleset, game.context.board, game.context.catalog,
-                              [m.id for m in current.machines], diagonal=diagonal,
-                              end_limit=game.options.get("end_limit"))
-    v = built.vars
+    catalog = game.context.catalog
     last = following is None
+    offer = (newcomer, *rivals) if last and rivals and newcomer is not None else ()
+    model = cp_model.CpModel()
+    built = add_static_layout(model, game.ruleset, game.context.board, catalog,
+                              [m.id for m in current.machines if m.id not in offer] + list(offer), diagonal=diagonal,
+                              end_limit=game.options.get("end_limit"), optional=bool(offer))
+    v = built.vars
+    income = 0
+    if offer:   # one of the offer, the others stay put; the newcomer's income leaves money.income for the chosen's
+        model.Add(sum(v.placed[m] for m in offer) == 1)
+        for m in current.machines:
+            if m.id not in offer:
+                model.Add(v.placed[m.id] == 1)
+        income = sum((catalog[m].income - catalog[newcomer].income) * v.placed[m] for m in offer)
     try:
         if last:
             moves = _free_moves(model, v, game, before, current, newcomer, moving)
@@ -93,10 +104,10 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
         return None
     tiles = tile_literals(built)
     laid = [lit for lit in tiles if id(lit) not in had]             # paid this round
-    after = money.before + money.income - money.fee - moves - sum(laid)
+    after = money.before + money.income + income - money.fee - moves - sum(laid)
     model.Add(after >= 1)
     if last:
-        model.Maximize(built.chain_bonus - sum(laid) - moves)
+        model.Maximize(built.chain_bonus + income - sum(laid) - moves)
     else:
         relaid = [1 - lit for lit in tiles if id(lit) in wanted]    # paid by the next round
         was = sum(1 for lit in tiles if id(lit) in has and id(lit) not in had) \
@@ -197,8 +208,13 @@ def _relaid(game: Game, rounds: list[Round], building: list[int], t: int, replay
     next_t = building[place + 1] if place + 1 < len(building) else None
     before = stage_layouts(_game_of(game, rounds))[t - 1] if t > 0 else game.empty_layout()
     following = rounds[next_t].layout if next_t is not None else None
-    layout = relay_round(game, before, rounds[t].layout, following, _money_of(game, replayed, t, next_t),
-                         seconds, workers, seed, interrupt, newcomer=rounds[t].taken, moving=moving)
+    rnd = rounds[t]
+    # (a round carrying a token keeps its machine: who took the last machine left depends on which it was)
+    rivals = () if rnd.first_pick or rnd.last_pick else tuple(m for m in dict.fromkeys(rnd.offered)
+                                                              if m != rnd.taken and m not in before.machine_ids)
+    layout = relay_round(game, before, rnd.layout, following, _money_of(game, replayed, t, next_t),
+                         seconds, workers, seed, interrupt, newcomer=rnd.taken, moving=moving, rivals=rivals)
     if layout is None:
         return None
-    return rounds[:t] + [rounds[t].planned(rounds[t].taken, layout)] + rounds[t + 1:]
+    [taken] = [m for m in layout.machine_ids if m not in before.machine_ids]
+    return rounds[:t] + [rnd.planned(taken, layout)] + rounds[t + 1:]

@@ -37,7 +37,7 @@ def _game(first, second) -> Game:
 
 
 def _polished(game: Game):
-    return polish_game(game, time.monotonic() + 8, workers=1)
+    return polish_game(game, time.monotonic() + 15, workers=1)
 
 
 def test_the_layouts_are_legal_and_the_games_score_as_counted():
@@ -147,3 +147,19 @@ def test_the_last_round_may_move_machines_at_their_price():
         scores[moving] = (replayed.final_score, len(replayed.rounds[2].moved_machines))
     assert scores[True] == (21, 1)
     assert scores[False][0] < 21 and scores[False][1] == 0
+
+
+def test_the_last_round_may_take_another_machine_of_its_offer():
+    """Round 2 offers FF04 and FF43; the plan took FF04 (income 7) beside nothing: 2 + 5 - 2 + 7 - 2 = 10.
+    FF43 (income 5) port to port below FF27's output earns the chain bonus: 2 + 5 - 2 + 5 - 1 + 10 = 19."""
+    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    second = make_layout(machines=[("FF27", (5, 2), 0), ("FF04", (7, 6), 0)],
+                         tiles=[("supply", (4, 2), "blue"), ("output", (6, 3)), ("supply", (7, 5), "red"),
+                                ("output", (8, 7))])
+    seq = sequence(["FF27"], ["FF04", "FF43"])
+    game = Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", first), seq.rounds[1].planned("FF04", second)],
+                dict(seq.options), seq.source)
+    assert replay_game(game).final_score == 10
+    polished, replayed = _polished(game)
+    assert replayed.legal and replayed.final_score == 19
+    assert [r.taken for r in polished.rounds] == ["FF27", "FF43"]
