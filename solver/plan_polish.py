@@ -78,7 +78,7 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
     diagonal = bool(game.options.get("diagonal_intersection"))
     catalog = game.context.catalog
     last = following is None
-    offer = (newcomer, *rivals) if last and rivals and newcomer is not None else ()
+    offer = (*((newcomer,) if newcomer is not None else ()), *rivals) if last and rivals else ()
     model = cp_model.CpModel()
     built = add_static_layout(model, game.ruleset, game.context.board, catalog,
                               [m.id for m in current.machines if m.id not in offer] + list(offer), diagonal=diagonal,
@@ -90,7 +90,8 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
         for m in current.machines:
             if m.id not in offer:
                 model.Add(v.placed[m.id] == 1)
-        income = sum((catalog[m].income - catalog[newcomer].income) * v.placed[m] for m in offer)
+        given = catalog[newcomer].income if newcomer is not None else 0
+        income = sum((catalog[m].income - given) * v.placed[m] for m in offer)
     try:
         if last:
             moves = _free_moves(model, v, game, before, current, newcomer, moving)
@@ -167,54 +168,88 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
                 on_better: Callable[[int], None] | None = None) -> tuple[Game, ReplayResult]:
     """`game` (a legal plan) with its building rounds re-laid, the last first, until `deadline`
     (time.monotonic()); each change kept only if the replay finds the game legal and no worse. Passes
-    repeat while the last one raised the score (a round re-laid changes what its neighbours may do)."""
+    repeat while the last one raised the score (a round re-laid changes what its neighbours may do).
+    The first round after the last building one, if it builds nothing and carries no token, is tried
+    first with a machine of its offer (QA: a played game that left its last round empty was "matched" by
+    a plan that left it empty too, where building there scored 9 more)."""
     best = replay_game(game)
     rounds = list(game.rounds)
-    building = [t for t, r in enumerate(rounds) if r.layout is not None and r.taken is not None]
-    if not best.legal or not building:
+    if not best.legal:
         return game, best
-    last = building[-1]
     moving = game.ruleset.machines_movable and game.ruleset.max_machine_moves > 0
-    order = [(last, False)] + [(t, False) for t in building[:-1]] + ([(last, True)] if moving else [])
     raised = True
     while raised:
         raised = False
-        for k, (t, moves) in enumerate(order):
+        building = _building(rounds)
+        last = building[-1] if building else None
+        after = (last + 1) if last is not None else 0
+        fill = [(after, FILL)] if after < len(rounds) and _fillable(rounds[after]) else []
+        order = fill + ([(last, STAND)] + [(t, STAND) for t in building[:-1]] + ([(last, MOVE)] if moving else [])
+                        if last is not None else [])
+        for k, (t, mode) in enumerate(order):
             left = deadline - time.monotonic()
             if left < 0.5 or (interrupt is not None and interrupt.flag):
                 return _game_of(game, rounds), best
-            seconds = min(LAST_CAP, LAST_SHARE * left) if t == last else min(ROUND_CAP, left / (len(order) - k))
-            trial = _relaid(game, rounds, building, t, best, seconds, workers, seed, interrupt, moves)
+            seconds = (min(LAST_CAP, LAST_SHARE * left) if t == last or mode == FILL
+                       else min(ROUND_CAP, left / (len(order) - k)))
+            trial = _relaid(game, rounds, t, best, seconds, workers, seed, interrupt, mode)
             if trial is None:
                 continue
             replayed = replay_game(_game_of(game, trial))
-            if replayed.legal and replayed.final_score >= best.final_score:
+            if replayed.legal and replayed.final_score >= best.final_score + (mode == FILL):
                 if replayed.final_score > best.final_score:
                     raised = True
                     if on_better is not None:
                         on_better(replayed.final_score)
                 rounds, best = trial, replayed
+                if mode == FILL:
+                    break   # a new last round: the next pass re-reads the rounds
     return _game_of(game, rounds), best
+
+
+#: how a round is re-laid: its machines standing, the last round with moves, an empty last round given a machine
+STAND, MOVE, FILL = "stand", "move", "fill"
+
+
+def _builds(rnd: Round) -> bool:
+    """Whether the round lays the machine it takes (a played round may take one and give the layout it kept)."""
+    return rnd.layout is not None and rnd.taken is not None and rnd.taken in rnd.layout.machine_ids
+
+
+def _building(rounds: list[Round]) -> list[int]:
+    return [t for t, r in enumerate(rounds) if _builds(r)]
+
+
+def _fillable(rnd: Round) -> bool:
+    """A round that builds nothing and carries no token (a token's meaning depends on the machine taken)."""
+    return not _builds(rnd) and bool(rnd.offered) and not (rnd.first_pick or rnd.last_pick)
 
 
 def _game_of(game: Game, rounds: list[Round]) -> Game:
     return Game(game.context, game.start_money, rounds, dict(game.options), game.source)
 
 
-def _relaid(game: Game, rounds: list[Round], building: list[int], t: int, replayed: ReplayResult, seconds: float,
-            workers: int, seed: int, interrupt: Interrupt | None, moving: bool) -> list[Round] | None:
-    """The rounds with building round t re-laid (None if nothing was found)."""
-    place = building.index(t)
-    next_t = building[place + 1] if place + 1 < len(building) else None
+def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, seconds: float,
+            workers: int, seed: int, interrupt: Interrupt | None, mode: str) -> list[Round] | None:
+    """The rounds with round t re-laid as `mode` says (None if nothing was found)."""
+    building = _building(rounds)
+    later = [b for b in building if b > t]
+    next_t = later[0] if later and mode != FILL else None
     before = stage_layouts(_game_of(game, rounds))[t - 1] if t > 0 else game.empty_layout()
     following = rounds[next_t].layout if next_t is not None else None
     rnd = rounds[t]
+    newcomer = rnd.taken if mode != FILL else None
     # (a round carrying a token keeps its machine: who took the last machine left depends on which it was)
     rivals = () if rnd.first_pick or rnd.last_pick else tuple(m for m in dict.fromkeys(rnd.offered)
-                                                              if m != rnd.taken and m not in before.machine_ids)
-    layout = relay_round(game, before, rnd.layout, following, _money_of(game, replayed, t, next_t),
-                         seconds, workers, seed, interrupt, newcomer=rnd.taken, moving=moving, rivals=rivals)
+                                                              if m != newcomer and m not in before.machine_ids)
+    current, money = rnd.layout, _money_of(game, replayed, t, next_t)
+    if mode == FILL:   # nothing laid yet: the layout before, and one machine of the offer to add
+        current, money = before, _Money(money.before, 0, 0, 0, 0)
+    layout = relay_round(game, before, current, following, money, seconds, workers,
+                         seed, interrupt, newcomer=newcomer, moving=mode == MOVE, rivals=rivals)
     if layout is None:
         return None
-    [taken] = [m for m in layout.machine_ids if m not in before.machine_ids]
-    return rounds[:t] + [rnd.planned(taken, layout)] + rounds[t + 1:]
+    added = [m for m in layout.machine_ids if m not in before.machine_ids]
+    if len(added) != 1:
+        return None   # (the model adds exactly one; a layout that does not is not this round's)
+    return rounds[:t] + [rnd.planned(added[0], layout)] + rounds[t + 1:]

@@ -163,3 +163,16 @@ def test_the_last_round_may_take_another_machine_of_its_offer():
     polished, replayed = _polished(game)
     assert replayed.legal and replayed.final_score == 19
     assert [r.taken for r in polished.rounds] == ["FF27", "FF43"]
+
+
+def test_an_empty_last_round_is_given_a_machine_of_its_offer():
+    """QA: a game that left its last round empty was matched by a plan that left it empty too. FF27 alone
+    scores 2 + 5 - 2 = 5; round 2 may take FF43 (or FF04) and FF43 below FF27's output earns 5 - 1 + 10: 19."""
+    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    seq = sequence(["FF27"], ["FF04", "FF43"])
+    game = Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", first), seq.rounds[1].planned(None, None)],
+                dict(seq.options), seq.source)
+    assert replay_game(game).final_score == 5
+    polished, replayed = _polished(game)
+    assert replayed.legal and replayed.final_score == 19
+    assert [r.taken for r in polished.rounds] == ["FF27", "FF43"]
