@@ -588,7 +588,7 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     if plan_out and not plan_path:   # after the result is shown (see `plan`)
         _write_document(plan_out, result.to_document())
     if out_path:
-        _write(out_path, analysis_html(analysis))
+        _write(out_path, analysis_html(analysis, interrupted=not plan_path and result.interrupted))
 
 
 def _register_commands_defined_elsewhere() -> None:

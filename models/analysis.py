@@ -547,9 +547,9 @@ def analysis_summary(analysis: Analysis) -> Group:
     return Group(*lines)
 
 
-def analysis_html(analysis: Analysis, title: str | None = None) -> str:
+def analysis_html(analysis: Analysis, title: str | None = None, interrupted: bool = False) -> str:
     """The standalone HTML report (see `report_html`); imported lazily because the
     page module builds on this one."""
     from .report_html import analysis_html as render
 
-    return render(analysis, title)
+    return render(analysis, title, interrupted)

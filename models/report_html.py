@@ -220,15 +220,18 @@ def _round_section(r: RoundComparison) -> str:
     return f'<section class="round"><header>{title}</header><div class="pair">{pair}</div></section>'
 
 
-def analysis_html(analysis: Analysis, title: str | None = None) -> str:
+def analysis_html(analysis: Analysis, title: str | None = None, interrupted: bool = False) -> str:
     """The whole report: header with scores, share, bound and gap; where it fell
     short; violations; the per-round table; then both layouts of every round that
-    changed anything, side by side."""
+    changed anything, side by side. `interrupted`: the plan's search was stopped, which
+    the page says under its header as the terminal does (QA: only the terminal said it)."""
     page_title = title or f"{analysis.played_game.ruleset.title}: your game vs the {analysis.plan_label}"
     legend = (f'<div class="legend">{_inline_svg(legend_svg(analysis.best.final_layout))}</div>'
               if any(r.played.changed or r.best.changed for r in analysis.rounds) else "")
     body = _once_defined("".join([
-        _header(analysis), _shortfalls(analysis), _violations(analysis), _table(analysis),
+        _header(analysis),
+        '<p class="sub">Interrupted: the plan compared against is the best found so far.</p>' if interrupted else "",
+        _shortfalls(analysis), _violations(analysis), _table(analysis),
         "<h2>Layouts, round by round</h2>", "".join(_round_section(r) for r in analysis.rounds), legend,
     ]))
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -233,6 +233,12 @@ def test_html_is_standalone_with_two_pictures_per_changed_round(analysis) -> Non
     assert page_text.count('id="ff-hatch"') == 1 and page_text.count("url(#ff-hatch)") > 1
 
 
+def test_html_says_when_the_plan_was_interrupted(analysis) -> None:
+    note = "Interrupted: the plan compared against is the best found so far."
+    assert note in analysis_html(analysis, interrupted=True)
+    assert note not in analysis_html(analysis)
+
+
 def test_html_quiet_round_has_no_pictures() -> None:
     played, best = documents()
     for doc in (played, best):
