@@ -52,8 +52,9 @@ TINY_GAME, TINY_STAGED_SHARE = 2, 0.85
 #: there the search hands over to the game model once its best has stood this long (seconds)
 TINY_STALL = 3.0
 #: games longer than SHORT_GAME end with their best plan's rounds re-laid by CP-SAT (solver/plan_polish.py) in
-#: this share of the time, at most POLISH_BASE + POLISH_PER_ROUND seconds a round (60 s Funner solo plans
-#: 43 / 43 / 50 -> 47 / 45 / 50 in 3 s of it; most rounds are re-laid in 1-2 s, the last in 3-5 s)
+#: this share of the time, at most POLISH_BASE + POLISH_PER_ROUND seconds a round (three 60 s Funner solo plans
+#: 43 / 43 / 50 -> 47 / 48 / 50 in 3-6 s of it; the benchmarks' medians stayed within their spread; most
+#: rounds are re-laid in 1-2 s, the last in 3-5 s)
 POLISH_SHARE, POLISH_BASE, POLISH_PER_ROUND = 0.15, 3.0, 2.0
 #: seconds for the topology relaxation's bound: a share of the time limit, at most the cap (30 offered
 #: machines are proved in 6-30 s; stopped earlier the bound is still valid, only weaker)

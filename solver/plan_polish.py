@@ -17,9 +17,12 @@ layout exactly, with everything else of the game held:
   temporary the next round lifts is paid for nothing);
 - money after the round and after the next one stays at 1 or more (the floor).
 
-Measured (60 s plans, then this step with 5 s a round): Funner solo sequences 1-3
-43 -> 47, 43 -> 45, 50 -> 50 (all from the last round's re-routing); classic-A
-solo sequence 1 101 -> 102 (round 7 and the next paying a point less together).
+Measured (60 s plans, then this step alone): Funner solo sequences 1-3 43 -> 47,
+43 -> 48, 50 -> 50 (the last round's re-routing, and solo 2's last machine moved to
+where it is fed); classic-A solo 1 101 -> 102 (round 7 and the next paying a point
+less together), solo 2 and 3 unchanged. In the plan benchmarks (Funner 60 s, nine
+plans; square solo 600 s, three) one plan came out polished and the medians stayed
+within the runs' spread (results/plan.md, results/plan-funner.md).
 
 A re-laid round is kept only when the replay of the whole game judges it legal
 and scoring at least as much; every layout it lays has passed the rule checker.
