@@ -56,6 +56,10 @@ class Game:
     def ruleset(self):
         return self.context.ruleset
 
+    def with_rounds(self, rounds: list[Round]) -> "Game":
+        """The same sequence, money and options with other rounds (a plan, or a plan changed a round)."""
+        return Game(self.context, self.start_money, rounds, dict(self.options), self.source)
+
     def empty_layout(self) -> Layout:
         c = self.context
         return Layout(c.ruleset, c.board, c.catalog, (), (), dict(self.options), self.source)

@@ -443,7 +443,7 @@ def build_towards(game: Game, final: Layout, seed: int = 0) -> BuiltGame:
                 present.add(index)
                 previous = layout
         rounds.append(rnd.planned(None, None) if layout is None else rnd.planned(final.machines[index].id, layout))
-    plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
+    plan = game.with_rounds(rounds)
     replayed = replay_game(plan)
     if not replayed.legal:
         problems = "; ".join(f"round {n}: {v.rule}: {v.message}" for n, v in replayed.violations)

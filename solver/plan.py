@@ -292,7 +292,7 @@ _CANDIDATES = {"search": "the search's plan", "polished": "the best plan with it
 
 def _judged_candidate(game: Game, name: str, rounds: list[Round], say: RoundReport) -> tuple[int, str, Game, ReplayResult]:
     """(final score, strategy, game, replay) of one candidate plan, judged by the replay."""
-    plan = Game(game.context, game.start_money, rounds, dict(game.options), game.source)
+    plan = game.with_rounds(rounds)
     replayed = _judged(plan)
     # (candidates, judged by the replay; the last progress line after them is the answer: QA read "search plan:
     # final score 24" then "plan: best 24 ..." as a search going on after its answer)

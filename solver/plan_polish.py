@@ -42,7 +42,6 @@ from models.replay import ReplayResult, replay_game
 from .extract import checked_layout, layout_from_values
 from .model import StaticModel, add_static_layout, layout_literals, tile_literals
 from .search import Interrupt, partial_hint, run, value_reader
-from .staged import stage_layouts
 
 #: the last building round (where the chain bonus is won) gets this share of the polish time, at most
 #: LAST_CAP seconds; every other building round gets an equal part of the rest, at most ROUND_CAP seconds
@@ -135,7 +134,7 @@ def _free_moves(model: cp_model.CpModel, v, game: Game, before: Layout, current:
     each); what the moves cost. (Nothing builds on the last round, so where it leaves its machines is free.)"""
     rules = game.ruleset
     stood = {m.id: m for m in before.machines}
-    moving = moving and rules.machines_movable and rules.max_machine_moves > 0
+    moving = moving and _machines_move(game)
     stays, moves = [], 0
     for m in current.machines:
         if m.id == newcomer or m.id not in stood:
@@ -155,16 +154,20 @@ def _free_moves(model: cp_model.CpModel, v, game: Game, before: Layout, current:
 
 def _money_of(game: Game, replayed: ReplayResult, t: int, next_t: int | None) -> _Money:
     """The money terms of building round t (0-based) and of the next building round, from the replay."""
-    move_cost = game.ruleset.machine_move_cost
     reports = replayed.rounds
     this = reports[t]
     before = game.start_money if t == 0 else reports[t - 1].money
-    moves = move_cost * len(this.moved_machines)
+    moves = game.ruleset.machine_move_cost * len(this.moved_machines)
     if next_t is None:
         return _Money(before, this.income, this.first_pick_fee, moves, 0)
     following = reports[next_t]
     return _Money(before, this.income, this.first_pick_fee, moves, reports[next_t - 1].money - this.money,
-                  following.income, move_cost * len(following.moved_machines) + following.first_pick_fee)
+                  following.income, game.ruleset.machine_move_cost * len(following.moved_machines)
+                  + following.first_pick_fee)
+
+
+def _machines_move(game: Game) -> bool:
+    return game.ruleset.machines_movable and game.ruleset.max_machine_moves > 0
 
 
 def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, interrupt: Interrupt | None = None,
@@ -179,7 +182,7 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
     rounds = list(game.rounds)
     if not best.legal:
         return game, best
-    moving = game.ruleset.machines_movable and game.ruleset.max_machine_moves > 0
+    moving = _machines_move(game)
     raised = True
     while raised:
         raised = False
@@ -192,13 +195,13 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
         for k, (t, mode) in enumerate(order):
             left = deadline - time.monotonic()
             if left < 0.5 or (interrupt is not None and interrupt.flag):
-                return _game_of(game, rounds), best
+                return game.with_rounds(rounds), best
             seconds = (min(LAST_CAP, LAST_SHARE * left) if t == last or mode == FILL
                        else min(ROUND_CAP, left / (len(order) - k)))
             trial = _relaid(game, rounds, t, best, seconds, workers, seed, interrupt, mode)
             if trial is None:
                 continue
-            replayed = replay_game(_game_of(game, trial))
+            replayed = replay_game(game.with_rounds(trial))
             if replayed.legal and replayed.final_score >= best.final_score + (mode == FILL):
                 if replayed.final_score > best.final_score:
                     raised = True
@@ -207,7 +210,7 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
                 rounds, best = trial, replayed
                 if mode == FILL:
                     break   # a new last round: the next pass re-reads the rounds
-    return _game_of(game, rounds), best
+    return game.with_rounds(rounds), best
 
 
 #: how a round is re-laid: its machines standing, the last round with moves, an empty last round given a machine
@@ -228,17 +231,13 @@ def _fillable(rnd: Round) -> bool:
     return not _builds(rnd) and bool(rnd.offered) and not (rnd.first_pick or rnd.last_pick)
 
 
-def _game_of(game: Game, rounds: list[Round]) -> Game:
-    return Game(game.context, game.start_money, rounds, dict(game.options), game.source)
-
-
 def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, seconds: float,
             workers: int, seed: int, interrupt: Interrupt | None, mode: str) -> list[Round] | None:
     """The rounds with round t re-laid as `mode` says (None if nothing was found)."""
     building = _building(rounds)
     later = [b for b in building if b > t]
     next_t = later[0] if later and mode != FILL else None
-    before = stage_layouts(_game_of(game, rounds))[t - 1] if t > 0 else game.empty_layout()
+    before = replayed.rounds[t - 1].layout if t > 0 else game.empty_layout()
     following = rounds[next_t].layout if next_t is not None else None
     rnd = rounds[t]
     newcomer = rnd.taken if mode != FILL else None
