@@ -278,7 +278,7 @@ def test_a_model_calling_a_legal_layout_impossible_leaves_it_standing_unproved(m
         values=None, status="INFEASIBLE", bound=None, first_solution_seconds=None, best_solution_seconds=None, soft_optimum=False))
     monkeypatch.setattr(static, "_joined_and_laid", lambda *a, **kw: None)
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran on a narrower model"))
-    result = solve(["FF28", "FF30", "FF42", "FF45"], workers=1, time_limit=3)
+    result = solve(["FF28", "FF30", "FF42", "FF45"], workers=1, time_limit=5)
     assert check_layout(result.layout).legal
     # unproved, unless the walks happened to meet the relaxation's bound (26: CI's run did, seed 2 does here)
     assert result.status == "FEASIBLE" or (result.status == "OPTIMAL" and result.objective == result.topology_bound)
@@ -296,7 +296,7 @@ def test_a_fixed_container_no_input_drinks_from_yet_is_joined_by_the_sketches():
     every sketch, the orange container stayed alone (illegal), and a 10 s solve ended UNKNOWN."""
     fixed = make_layout(machines=[("FF39", (5, 2), 0)], tiles=[("supply", (5, 1), "green"),
                                                                ("supply", (2, 6), "orange")])
-    result = solve(["FF39", "FF08"], fixed=fixed, workers=1, time_limit=3)
+    result = solve(["FF39", "FF08"], fixed=fixed, workers=1, time_limit=5)
     assert result.layout is not None and check_layout(result.layout).legal
     assert ("supply", (2, 6), "orange") in {(t.kind, t.cell, t.color) for t in result.layout.tiles}
 
@@ -309,7 +309,7 @@ def test_a_fixed_reservoir_no_output_reaches_yet_is_joined_by_the_sketches(board
     """QA: a fixed reservoir alone (an end-product reservoir cut from the optimal layout of FF01,FF14; an output
     reservoir beside FF39 and FF25) was never joined by the sketches, and 20 s solves ended UNKNOWN."""
     fixed = make_layout(machines=fixed_machines, tiles=[tank], board=board)
-    result = solve(machines, board=board, fixed=fixed, workers=1, time_limit=3)
+    result = solve(machines, board=board, fixed=fixed, workers=1, time_limit=5)
     assert result.layout is not None and check_layout(result.layout).legal
     assert tank in {(t.kind, t.cell) for t in result.layout.tiles}
 
