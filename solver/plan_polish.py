@@ -42,10 +42,14 @@ from models.replay import ReplayResult, replay_game
 from .extract import checked_layout, layout_from_values
 from .model import StaticModel, add_static_layout, layout_literals, tile_literals
 from .search import Interrupt, partial_hint, run, value_reader
+from .static import solve_static
 
 #: the last building round (where the chain bonus is won) gets this share of the polish time, at most
 #: LAST_CAP seconds; every other building round gets an equal part of the rest, at most ROUND_CAP seconds
 LAST_SHARE, LAST_CAP, ROUND_CAP = 0.5, 20.0, 5.0
+#: an empty round's share of its time for the static solver's layouts of the machines before plus one of the
+#: offer, everything laid before kept (the best is CP-SAT's hint); a candidate gets at least FILL_HINT_LEAST s
+FILL_HINT_SHARE, FILL_HINT_LEAST = 0.3, 0.5
 
 
 @dataclass(frozen=True)
@@ -69,14 +73,15 @@ def _tile_ones(v, layout: Layout) -> set[int]:
 
 def relay_round(game: Game, before: Layout, current: Layout, following: Layout | None, money: _Money,
                 seconds: float, workers: int, seed: int, interrupt: Interrupt | None = None,
-                newcomer: str | None = None, moving: bool = False, rivals: tuple[str, ...] = ()) -> Layout | None:
+                newcomer: str | None = None, moving: bool = False, rivals: tuple[str, ...] = (),
+                hint: Layout | None = None) -> Layout | None:
     """The best layout for a round whose machines stand as in `current`, the round before ending in `before`
     and the next building round ending in `following` (None: this is the last, so maximise its chain bonus
     and income less what it pays). In the last round `newcomer`, the machine the round adds, may stand
     anywhere or give way to one of `rivals` (the rest of its offer: the layout then holds the one taken
     instead, whose income `money.income` does not count), and with `moving` the others may move as the
     rules allow (a bigger model: it comes after the round has been re-laid with them where they stand).
-    None if CP-SAT finds nothing in time or the layouts are foreign to the model."""
+    CP-SAT starts from `hint` if given, else from `current`. None if CP-SAT finds nothing in time or the layouts are foreign to the model."""
     diagonal = bool(game.options.get("diagonal_intersection"))
     catalog = game.context.catalog
     last = following is None
@@ -119,7 +124,7 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
         model.Add(after + money.between + money.next_income - money.next_fixed_cost - sum(relaid) >= 1)
         model.Minimize(sum(laid) + sum(relaid))
     wrapped = StaticModel(model, v, "cost", 0, sum(laid), built.chain_bonus)
-    partial_hint(wrapped, current)
+    partial_hint(wrapped, hint if hint is not None else current)
     outcome = run(wrapped, seconds, workers, seed, interrupt=interrupt)
     if outcome.values is None:
         return None
@@ -244,14 +249,41 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
     # (a round carrying a token keeps its machine: who took the last machine left depends on which it was)
     rivals = () if rnd.first_pick or rnd.last_pick else tuple(m for m in dict.fromkeys(rnd.offered)
                                                               if m != newcomer and m not in before.machine_ids)
-    current, money = rnd.layout, _money_of(game, replayed, t, next_t)
+    current, money, hint = rnd.layout, _money_of(game, replayed, t, next_t), None
     if mode == FILL:   # nothing laid yet: the layout before, and one machine of the offer to add
         current, money = before, _Money(money.before, 0, 0, 0, 0)
+        # (square boards only: on hexes the static solver adds no machine to a kept layout, each colour's one
+        # supply tank being taken, and the time it takes cost a QA game's filled round 13 points)
+        if game.ruleset.geometry.name == "square":
+            hint = _fill_hint(game, before, rivals, FILL_HINT_SHARE * seconds, workers, seed, interrupt)
+            seconds -= FILL_HINT_SHARE * seconds
     layout = relay_round(game, before, current, following, money, seconds, workers,
-                         seed, interrupt, newcomer=newcomer, moving=mode == MOVE, rivals=rivals)
+                         seed, interrupt, newcomer=newcomer, moving=mode == MOVE, rivals=rivals, hint=hint)
     if layout is None:
         return None
     added = [m for m in layout.machine_ids if m not in before.machine_ids]
     if len(added) != 1:
         return None   # (the model adds exactly one; a layout that does not is not this round's)
     return rounds[:t] + [rnd.planned(added[0], layout)] + rounds[t + 1:]
+
+
+def _fill_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
+               interrupt: Interrupt | None) -> Layout | None:
+    """The best layout the static solver finds of `before`'s machines and one machine of `offer`, with all
+    of `before` kept (None if it finds none). CP-SAT alone places a machine slowly on a whole board (a test:
+    5 s to find FF43 below FF27's output, which the static solver's sketches join to a fixed part and prove
+    in 0.5 s); the round's own model then starts from it and may still lift what `before` laid."""
+    candidates = offer[:max(1, int(seconds / FILL_HINT_LEAST))]
+    best: tuple[int, Layout] | None = None
+    for machine in candidates:
+        if interrupt is not None and interrupt.flag:
+            break
+        solved = solve_static(game.ruleset, game.context.board, game.context.catalog,
+                              [*before.machine_ids, machine], time_limit=seconds / len(candidates),
+                              workers=workers, seed=seed, fixed=before,
+                              diagonal=bool(game.options.get("diagonal_intersection")))
+        if solved.stop_signal is not None and interrupt is not None:
+            interrupt.signum = solved.stop_signal   # (the solve answered Ctrl-C itself: the polish stops too)
+        if solved.layout is not None and (best is None or solved.objective > best[0]):
+            best = (solved.objective, solved.layout)
+    return best[1] if best is not None else None

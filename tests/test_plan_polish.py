@@ -12,7 +12,7 @@ from models.game import Game
 from models.replay import replay_game
 import solver.plan as plan_module
 from solver.plan import plan_game, polish_seconds
-from solver.plan_polish import _Money, polish_game, relay_round
+from solver.plan_polish import _fill_hint, _Money, polish_game, relay_round
 
 from builders import make_layout
 from test_plan import sequence
@@ -176,3 +176,13 @@ def test_an_empty_last_round_is_given_a_machine_of_its_offer():
     polished, replayed = _polished(game)
     assert replayed.legal and replayed.final_score == 19
     assert [r.taken for r in polished.rounds] == ["FF27", "FF43"]
+
+
+def test_an_empty_rounds_machine_is_first_laid_by_the_static_solver_around_the_layout_before():
+    """CP-SAT alone took 5 s to place FF43 on the whole board (beside busy processes, not in the 7 s it had);
+    the static solver keeps FF27's layout and lays FF43 below its output in half a second: CP-SAT's hint."""
+    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    game = sequence(["FF27"], ["FF04", "FF43"])
+    hint = _fill_hint(game, first, ("FF04", "FF43"), 4.0, 1, 0, None)
+    assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"FF27", "FF43"}
+    assert set(first.tiles) <= set(hint.tiles)
