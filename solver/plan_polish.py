@@ -35,6 +35,7 @@ from typing import Callable
 
 from ortools.sat.python import cp_model
 
+from models.check import check_layout
 from models.game import Game, Round
 from models.layout import Layout
 from models.replay import ReplayResult, replay_game
@@ -47,9 +48,10 @@ from .static import solve_static
 #: the last building round (where the chain bonus is won) gets this share of the polish time, at most
 #: LAST_CAP seconds; every other building round gets an equal part of the rest, at most ROUND_CAP seconds
 LAST_SHARE, LAST_CAP, ROUND_CAP = 0.5, 20.0, 5.0
-#: an empty round's share of its time for the static solver's layouts of the machines before plus one of the
-#: offer, everything laid before kept (the best is CP-SAT's hint); a candidate gets at least FILL_HINT_LEAST s
-FILL_HINT_SHARE, FILL_HINT_LEAST = 0.3, 0.5
+#: a round whose machine may stand anywhere gives this share of its time to the static solver's layouts of the
+#: machines before plus one of its offer, everything laid before kept (CP-SAT's hint); a candidate gets at
+#: least HINT_LEAST s
+HINT_SHARE, HINT_LEAST = 0.3, 0.5
 
 
 @dataclass(frozen=True)
@@ -252,11 +254,17 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
     current, money, hint = rnd.layout, _money_of(game, replayed, t, next_t), None
     if mode == FILL:   # nothing laid yet: the layout before, and one machine of the offer to add
         current, money = before, _Money(money.before, 0, 0, 0, 0)
-        # (square boards only: on hexes the static solver adds no machine to a kept layout, each colour's one
-        # supply tank being taken, and the time it takes cost a QA game's filled round 13 points)
-        if game.ruleset.geometry.name == "square":
-            hint = _fill_hint(game, before, rivals, FILL_HINT_SHARE * seconds, workers, seed, interrupt)
-            seconds -= FILL_HINT_SHARE * seconds
+    # a machine free to stand anywhere (an empty round's, the last round's newcomer) is placed slowly by CP-SAT
+    # on a whole board: the static solver's layout is its start where it scores more than the round's own.
+    # (Square boards only: on hexes the static solver adds no machine to a kept layout, each colour's one
+    # supply tank being taken, and the time it takes cost a QA game's filled round 13 points.)
+    offer = rivals if mode == FILL else (newcomer, *rivals)
+    if (game.ruleset.geometry.name == "square" and (mode == FILL or (mode == STAND and next_t is None))
+            and set(before.machines) <= set(current.machines)):
+        found = _static_hint(game, before, offer, HINT_SHARE * seconds, workers, seed, interrupt)
+        seconds -= HINT_SHARE * seconds
+        if found is not None and (mode == FILL or _relaid_value(found, before) > _relaid_value(current, before)):
+            hint = found
     layout = relay_round(game, before, current, following, money, seconds, workers,
                          seed, interrupt, newcomer=newcomer, moving=mode == MOVE, rivals=rivals, hint=hint)
     if layout is None:
@@ -267,13 +275,13 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
     return rounds[:t] + [rnd.planned(added[0], layout)] + rounds[t + 1:]
 
 
-def _fill_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
+def _static_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
                interrupt: Interrupt | None) -> Layout | None:
     """The best layout the static solver finds of `before`'s machines and one machine of `offer`, with all
     of `before` kept (None if it finds none). CP-SAT alone places a machine slowly on a whole board (a test:
     5 s to find FF43 below FF27's output, which the static solver's sketches join to a fixed part and prove
     in 0.5 s); the round's own model then starts from it and may still lift what `before` laid."""
-    candidates = offer[:max(1, int(seconds / FILL_HINT_LEAST))]
+    candidates = offer[:max(1, int(seconds / HINT_LEAST))]
     best: tuple[int, Layout] | None = None
     for machine in candidates:
         if interrupt is not None and interrupt.flag:
@@ -287,3 +295,10 @@ def _fill_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: floa
         if solved.layout is not None and (best is None or solved.objective > best[0]):
             best = (solved.objective, solved.layout)
     return best[1] if best is not None else None
+
+
+def _relaid_value(layout: Layout, before: Layout) -> int:
+    """What a last round laid as `layout` earns for what it pays (its machines standing as they did before):
+    income and chain bonus less the tiles it adds to `before`."""
+    kept, score = set(before.tiles), check_layout(layout).score
+    return score.income + score.chain_bonus - sum(1 for tile in layout.tiles if tile not in kept)

@@ -12,7 +12,7 @@ from models.game import Game
 from models.replay import replay_game
 import solver.plan as plan_module
 from solver.plan import plan_game, polish_seconds
-from solver.plan_polish import _fill_hint, _Money, polish_game, relay_round
+from solver.plan_polish import _static_hint, _Money, polish_game, relay_round
 
 from builders import make_layout
 from test_plan import sequence
@@ -183,6 +183,6 @@ def test_an_empty_rounds_machine_is_first_laid_by_the_static_solver_around_the_l
     the static solver keeps FF27's layout and lays FF43 below its output in half a second: CP-SAT's hint."""
     first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
     game = sequence(["FF27"], ["FF04", "FF43"])
-    hint = _fill_hint(game, first, ("FF04", "FF43"), 4.0, 1, 0, None)
+    hint = _static_hint(game, first, ("FF04", "FF43"), 4.0, 1, 0, None)
     assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"FF27", "FF43"}
     assert set(first.tiles) <= set(hint.tiles)
