@@ -183,7 +183,8 @@ def test_an_optional_set_no_sketch_lays_whole_is_laid_in_part():
     """QA: no sketch lays all ten in 8 s, and --optional answered the empty board (0); without the feeding
     order's last machine a sketch of 97 comes in a second."""
     ids = ["FF02", "FF05", "FF10", "FF13", "FF20", "FF24", "FF30", "FF36", "FF40", "FF50"]
-    result = solve(ids, board="classic-C", optional=True, workers=1, time_limit=8)
+    # (10 s: beside three busy processes 8 s laid one machine)
+    result = solve(ids, board="classic-C", optional=True, workers=1, time_limit=10)
     assert result.layout is not None and check_layout(result.layout).legal
     assert len(result.layout.machines) >= 5 and result.objective >= 50
 
@@ -396,7 +397,8 @@ def test_a_model_layout_that_loses_a_fixed_tile_when_pruned_is_not_offered_nor_i
     fix_to_layout(built, ring, complete=False)   # the model's every layout holds the ring
     track = static._Track("profit", None, None, None)
     with Interrupt() as interrupt:
-        static._search(built, track, time.monotonic(), 10.0, False, 1, 0, None, True, False, interrupt,
+        # (30 s: it ends at 3 s idle, and beside three busy processes 10 s ended with no bound yet)
+        static._search(built, track, time.monotonic(), 30.0, False, 1, 0, None, True, False, interrupt,
                        fixed=make_layout(machines=machine, tiles=arc))
     assert track.best is None and not track.optimal and track.bound is not None
 
