@@ -265,6 +265,8 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
         seconds -= HINT_SHARE * seconds
         if found is not None and (mode == FILL or _relaid_value(found, before) > _relaid_value(current, before)):
             hint = found
+        if interrupt is not None and interrupt.flag:
+            return None
     layout = relay_round(game, before, current, following, money, seconds, workers,
                          seed, interrupt, newcomer=newcomer, moving=mode == MOVE, rivals=rivals, hint=hint)
     if layout is None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from models.check import check_layout
 from models.game import Game
 from models.replay import replay_game
@@ -186,3 +188,29 @@ def test_an_empty_rounds_machine_is_first_laid_by_the_static_solver_around_the_l
     hint = _static_hint(game, first, ("FF04", "FF43"), 4.0, 1, 0, None)
     assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"FF27", "FF43"}
     assert set(first.tiles) <= set(hint.tiles)
+
+
+def test_a_stop_signal_the_static_solver_caught_stops_the_polish(monkeypatch):
+    """The static solver answers Ctrl-C itself (its own handler) and returns; the polish must stop too,
+    not go on to CP-SAT and the next rounds."""
+    import signal
+    from types import SimpleNamespace
+
+    import solver.plan_polish as polish
+    from solver.search import Interrupt
+
+    asked = []
+
+    def stopped_solve(*args, **kw):
+        asked.append(args[3])
+        return SimpleNamespace(stop_signal=signal.SIGINT, layout=None, objective=None)
+
+    monkeypatch.setattr(polish, "solve_static", stopped_solve)
+    monkeypatch.setattr(polish, "relay_round", lambda *a, **kw: pytest.fail("CP-SAT ran after the interrupt"))
+    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    seq = sequence(["FF27"], ["FF04", "FF43"])
+    game = Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", first), seq.rounds[1].planned(None, None)],
+                dict(seq.options), seq.source)
+    interrupt = Interrupt()
+    polished, replayed = polish_game(game, time.monotonic() + 15, workers=1, interrupt=interrupt)
+    assert interrupt.flag and len(asked) == 1 and replayed.final_score == 5
