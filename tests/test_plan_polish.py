@@ -30,12 +30,21 @@ FIRST_FAR = make_layout(machines=MACHINES[:1], tiles=[("supply", (3, 2), "red"),
 FINAL = make_layout(machines=MACHINES, tiles=[*FEED, ("output", (5, 6))])
 #: round 2 with FF08's reservoir a pipe further east (4 new)
 DETOUR = make_layout(machines=MACHINES, tiles=[*FEED, ("pipe", (5, 6), "W", "E"), ("output", (5, 7))])
+#: FF27 with its blue container and an output reservoir below (round 1 of the games that add FF43 or FF04)
+FF27_ALONE = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
 
 
 def _game(first, second) -> Game:
     seq = sequence(["FF39"], ["FF08"])
     return Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF39", first), seq.rounds[1].planned("FF08", second)],
                 dict(seq.options), seq.source)
+
+
+def _second_round_empty() -> Game:
+    """FF27 in round 1; round 2 offers FF04 and FF43 and takes nothing (5)."""
+    seq = sequence(["FF27"], ["FF04", "FF43"])
+    return Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", FF27_ALONE),
+                                               seq.rounds[1].planned(None, None)], dict(seq.options), seq.source)
 
 
 def _polished(game: Game):
@@ -109,7 +118,7 @@ def test_the_last_rounds_newcomer_may_stand_anywhere():
     container of its own: 2 + 5 - 2 + 5 - 2 = 8. Nothing builds on where it stands, so the last round may
     put it port to port below FF27's output, lift that reservoir and lay one for FF43:
     2 + 5 - 2 + 5 - 1 + chain 10 = 19 (where FF43 stands, pipes to it would cost 4-5)."""
-    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    first = FF27_ALONE
     far = make_layout(machines=[("FF27", (5, 2), 0), ("FF43", (1, 6), 0)],
                       tiles=[("supply", (4, 2), "blue"), ("output", (6, 3)), ("supply", (1, 5), "orange"),
                              ("output", (1, 8))])
@@ -154,7 +163,7 @@ def test_the_last_round_may_move_machines_at_their_price():
 def test_the_last_round_may_take_another_machine_of_its_offer():
     """Round 2 offers FF04 and FF43; the plan took FF04 (income 7) beside nothing: 2 + 5 - 2 + 7 - 2 = 10.
     FF43 (income 5) port to port below FF27's output earns the chain bonus: 2 + 5 - 2 + 5 - 1 + 10 = 19."""
-    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
+    first = FF27_ALONE
     second = make_layout(machines=[("FF27", (5, 2), 0), ("FF04", (7, 6), 0)],
                          tiles=[("supply", (4, 2), "blue"), ("output", (6, 3)), ("supply", (7, 5), "red"),
                                 ("output", (8, 7))])
@@ -170,10 +179,7 @@ def test_the_last_round_may_take_another_machine_of_its_offer():
 def test_an_empty_last_round_is_given_a_machine_of_its_offer():
     """QA: a game that left its last round empty was matched by a plan that left it empty too. FF27 alone
     scores 2 + 5 - 2 = 5; round 2 may take FF43 (or FF04) and FF43 below FF27's output earns 5 - 1 + 10: 19."""
-    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
-    seq = sequence(["FF27"], ["FF04", "FF43"])
-    game = Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", first), seq.rounds[1].planned(None, None)],
-                dict(seq.options), seq.source)
+    game = _second_round_empty()
     assert replay_game(game).final_score == 5
     polished, replayed = _polished(game)
     assert replayed.legal and replayed.final_score == 19
@@ -183,11 +189,9 @@ def test_an_empty_last_round_is_given_a_machine_of_its_offer():
 def test_an_empty_rounds_machine_is_first_laid_by_the_static_solver_around_the_layout_before():
     """CP-SAT alone took 5 s to place FF43 on the whole board (beside busy processes, not in the 7 s it had);
     the static solver keeps FF27's layout and lays FF43 below its output in half a second: CP-SAT's hint."""
-    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
-    game = sequence(["FF27"], ["FF04", "FF43"])
-    hint = _static_hint(game, first, ("FF04", "FF43"), 4.0, 1, 0, None)
+    hint = _static_hint(sequence(["FF27"], ["FF04", "FF43"]), FF27_ALONE, ("FF04", "FF43"), 4.0, 1, 0, None)
     assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"FF27", "FF43"}
-    assert set(first.tiles) <= set(hint.tiles)
+    assert set(FF27_ALONE.tiles) <= set(hint.tiles)
 
 
 def test_a_stop_signal_the_static_solver_caught_stops_the_polish(monkeypatch):
@@ -207,10 +211,7 @@ def test_a_stop_signal_the_static_solver_caught_stops_the_polish(monkeypatch):
 
     monkeypatch.setattr(polish, "solve_static", stopped_solve)
     monkeypatch.setattr(polish, "relay_round", lambda *a, **kw: pytest.fail("CP-SAT ran after the interrupt"))
-    first = make_layout(machines=[("FF27", (5, 2), 0)], tiles=[("supply", (4, 2), "blue"), ("output", (6, 3))])
-    seq = sequence(["FF27"], ["FF04", "FF43"])
-    game = Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", first), seq.rounds[1].planned(None, None)],
-                dict(seq.options), seq.source)
+    game = _second_round_empty()
     interrupt = Interrupt()
     polished, replayed = polish_game(game, time.monotonic() + 15, workers=1, interrupt=interrupt)
     assert interrupt.flag and len(asked) == 1 and replayed.final_score == 5
