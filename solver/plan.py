@@ -189,10 +189,14 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         if played is not None:   # (ties keep the search's plan)
             best = max([best, played], key=lambda item: item[0])
         if polishing and not interrupt.flag and (bound is None or best[0] < bound):
+            # (QA: nothing said the step ran, nor that it found nothing, so a plan's last seconds looked idle)
+            say(f"re-laying its rounds with CP-SAT (up to {max(0.0, start + time_limit - time.monotonic()):.0f} s)")
             polished, replayed = polish_game(best[2], start + time_limit, workers, seed, interrupt,
                                              lambda score: better(score, 0.0))
             if replayed.final_score > best[0]:
                 best = _judged_candidate(game, "polished", polished.rounds, say)
+            else:
+                say(f"no round re-laid scores more ({best[0]} stands)")
         if not interrupt.flag and short and (bound is None or best[0] < bound) and time.monotonic() < start + time_limit:
             exact = solve_staged(game, best[2], bound, start + time_limit, workers, seed,
                                  _continued(progress, start, best[0], bound), interrupt)

@@ -107,10 +107,14 @@ def test_a_plan_ends_with_its_best_game_polished(monkeypatch):
         return game, replay_game(game)
     monkeypatch.setattr(plan_module, "polish_game", spy)
     monkeypatch.setattr(plan_module, "_final_bound", lambda *args: (None, True))
-    result = plan_game(sequence(["FF43"], ["FF39"], ["FF08"], ["FF35"]), time_limit=10, seed=1)
+    said = []
+    result = plan_game(sequence(["FF43"], ["FF39"], ["FF08"], ["FF35"]), time_limit=10, seed=1, report=said.append)
     assert result.replay.legal
     [(rounds, left)] = calls
     assert rounds == 4 and 0 < left <= 1.6   # the last 15 % of 10 s (what the search left of it)
+    # (QA: nothing said the step ran or found nothing: the plan's last seconds looked idle)
+    assert said[-2].startswith("re-laying its rounds with CP-SAT (up to ")
+    assert said[-1] == f"no round re-laid scores more ({result.final_score} stands)"
 
 
 def test_the_last_rounds_newcomer_may_stand_anywhere():
