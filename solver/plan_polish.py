@@ -182,9 +182,9 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
     """`game` (a legal plan) with its building rounds re-laid, the last first, until `deadline`
     (time.monotonic()); each change kept only if the replay finds the game legal and no worse. Passes
     repeat while the last one raised the score (a round re-laid changes what its neighbours may do).
-    The first round after the last building one, if it builds nothing and carries no token, is tried
-    first with a machine of its offer (QA: a played game that left its last round empty was "matched" by
-    a plan that left it empty too, where building there scored 9 more)."""
+    The rounds after the last building one that build nothing and carry no token are tried first, each
+    with a machine of its offer, until one pays (QA: a played game that left its last round empty was
+    "matched" by a plan that left it empty too, where building there scored 9 more)."""
     best = replay_game(game)
     rounds = list(game.rounds)
     if not best.legal:
@@ -196,7 +196,9 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
         building = _building(rounds)
         last = building[-1] if building else None
         after = (last + 1) if last is not None else 0
-        fill = [(after, FILL)] if after < len(rounds) and _fillable(rounds[after]) else []
+        # (every empty round after the last building one, the earliest first: it earns income longest; QA: a
+        # game whose round 9 no machine of its offer pays in was never offered round 10's)
+        fill = [(t, FILL) for t in range(after, len(rounds)) if _fillable(rounds[t])]
         order = fill + ([(last, STAND)] + [(t, STAND) for t in building[:-1]] + ([(last, MOVE)] if moving else [])
                         if last is not None else [])
         for k, (t, mode) in enumerate(order):

@@ -40,11 +40,12 @@ def _game(first, second) -> Game:
                 dict(seq.options), seq.source)
 
 
-def _second_round_empty() -> Game:
-    """FF27 in round 1; round 2 offers FF04 and FF43 and takes nothing (5)."""
-    seq = sequence(["FF27"], ["FF04", "FF43"])
+def _empty_after_ff27(*offers: list[str]) -> Game:
+    """FF27 in round 1 (5); the rounds after it offer `offers` and take nothing."""
+    seq = sequence(["FF27"], *offers)
     return Game(seq.context, seq.start_money, [seq.rounds[0].planned("FF27", FF27_ALONE),
-                                               seq.rounds[1].planned(None, None)], dict(seq.options), seq.source)
+                                               *(r.planned(None, None) for r in seq.rounds[1:])],
+                dict(seq.options), seq.source)
 
 
 def _polished(game: Game):
@@ -183,7 +184,7 @@ def test_the_last_round_may_take_another_machine_of_its_offer():
 def test_an_empty_last_round_is_given_a_machine_of_its_offer():
     """QA: a game that left its last round empty was matched by a plan that left it empty too. FF27 alone
     scores 2 + 5 - 2 = 5; round 2 may take FF43 (or FF04) and FF43 below FF27's output earns 5 - 1 + 10: 19."""
-    game = _second_round_empty()
+    game = _empty_after_ff27(["FF04", "FF43"])
     assert replay_game(game).final_score == 5
     polished, replayed = _polished(game)
     assert replayed.legal and replayed.final_score == 19
@@ -215,7 +216,17 @@ def test_a_stop_signal_the_static_solver_caught_stops_the_polish(monkeypatch):
 
     monkeypatch.setattr(polish, "solve_static", stopped_solve)
     monkeypatch.setattr(polish, "relay_round", lambda *a, **kw: pytest.fail("CP-SAT ran after the interrupt"))
-    game = _second_round_empty()
+    game = _empty_after_ff27(["FF04", "FF43"])
     interrupt = Interrupt()
     polished, replayed = polish_game(game, time.monotonic() + 15, workers=1, interrupt=interrupt)
     assert interrupt.flag and len(asked) == 1 and replayed.final_score == 5
+
+
+def test_an_empty_round_no_offered_machine_pays_in_leaves_the_next_empty_round_to_fill():
+    """QA: only the first empty round after the last building one was offered a machine. Here round 2
+    offers FF35 alone, which pays nothing there; round 3 may still take FF43 below FF27's output: 5 -> 19."""
+    game = _empty_after_ff27(["FF35"], ["FF04", "FF43"])
+    assert replay_game(game).final_score == 5
+    polished, replayed = _polished(game)
+    assert replayed.legal and replayed.final_score == 19
+    assert [r.taken for r in polished.rounds] == ["FF27", None, "FF43"]
