@@ -83,7 +83,8 @@ def relay_round(game: Game, before: Layout, current: Layout, following: Layout |
     anywhere or give way to one of `rivals` (the rest of its offer: the layout then holds the one taken
     instead, whose income `money.income` does not count), and with `moving` the others may move as the
     rules allow (a bigger model: it comes after the round has been re-laid with them where they stand).
-    CP-SAT starts from `hint` if given, else from `current`. None if CP-SAT finds nothing in time or the layouts are foreign to the model."""
+    CP-SAT starts from `hint` if given, else from `current`. None if CP-SAT finds nothing in time or the
+    layouts are foreign to the model."""
     diagonal = bool(game.options.get("diagonal_intersection"))
     catalog = game.context.catalog
     last = following is None
@@ -255,6 +256,8 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
                                                               if m != newcomer and m not in before.machine_ids)
     current, money, hint = rnd.layout, _money_of(game, replayed, t, next_t), None
     if mode == FILL:   # nothing laid yet: the layout before, and one machine of the offer to add
+        if not rivals:
+            return None   # (its offer holds only machines already built)
         current, money = before, _Money(money.before, 0, 0, 0, 0)
     # a machine free to stand anywhere (an empty round's, the last round's newcomer) is placed slowly by CP-SAT
     # on a whole board: the static solver's layout is its start where it scores more than the round's own.
@@ -280,7 +283,7 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
 
 
 def _static_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
-               interrupt: Interrupt | None) -> Layout | None:
+                 interrupt: Interrupt | None) -> Layout | None:
     """The best layout the static solver finds of `before`'s machines and one machine of `offer`, with all
     of `before` kept (None if it finds none). CP-SAT alone places a machine slowly on a whole board (a test:
     5 s to find FF43 below FF27's output, which the static solver's sketches join to a fixed part and prove
