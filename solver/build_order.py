@@ -334,7 +334,7 @@ def _with_temporaries(part: Layout, final_tiles: frozenset[Tile], previous: Layo
         tiles = [standing_in.get(t) if t in loose else t for t in tiles if t not in loose or t in standing_in]
 
 
-def _repairs(layout: Layout, seed: int):
+def repairs(layout: Layout, seed: int):
     """Layouts connecting the loose ports of `layout` with the sketch's router (each attempt its own
     random preferences; nothing of `layout` moves, its pipes may be branched off)."""
     rules, catalog = layout.ruleset, layout.catalog
@@ -380,7 +380,7 @@ def round_layout(final: _Final, present: set[int], previous: Layout, seed: int =
     for base in bases:  # cheapest first: the first legal one wins (the checker is the slow part)
         if _legal(base):
             return base
-    repaired = [r for b in bases for r in _repairs(b, seed)]
+    repaired = [r for b in bases for r in repairs(b, seed)]
     return min(repaired, key=price, default=None)
 
 

@@ -37,11 +37,13 @@ from ortools.sat.python import cp_model
 
 from models.check import check_layout
 from models.game import Game, Round
-from models.layout import Layout
+from models.layout import Layout, MachinePlacement
 from models.replay import ReplayResult, replay_game
 
 from .extract import checked_layout, layout_from_values
+from .build_order import repairs
 from .model import StaticModel, add_static_layout, layout_literals, tile_literals
+from .placements import machine_placements
 from .search import Interrupt, partial_hint, run, value_reader
 from .static import solve_static
 
@@ -184,8 +186,8 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
     (time.monotonic()); each change kept only if the replay finds the game legal and no worse. Passes
     repeat while the last one raised the score (a round re-laid changes what its neighbours may do).
     The rounds after the last building one that build nothing and carry no token are tried first, each
-    with a machine of its offer, until one pays (QA: a played game that left its last round empty was
-    "matched" by a plan that left it empty too, where building there scored 9 more)."""
+    with a machine of its offer, and the best that pays is kept (`_best_fill`; QA: a played game that left
+    its last round empty was "matched" by a plan that left it empty too, where building there scored 9)."""
     best = replay_game(game)
     rounds = list(game.rounds)
     if not best.legal:
@@ -197,30 +199,52 @@ def polish_game(game: Game, deadline: float, workers: int = 2, seed: int = 0, in
         building = _building(rounds)
         last = building[-1] if building else None
         after = (last + 1) if last is not None else 0
-        # (every empty round after the last building one, the earliest first: it earns income longest; QA: a
-        # game whose round 9 no machine of its offer pays in was never offered round 10's)
-        fill = [(t, FILL) for t in range(after, len(rounds)) if _fillable(rounds[t])]
-        order = fill + ([(last, STAND)] + [(t, STAND) for t in building[:-1]] + ([(last, MOVE)] if moving else [])
-                        if last is not None else [])
+        filled = _best_fill(game, rounds, [t for t in range(after, len(rounds)) if _fillable(rounds[t])], best,
+                            deadline, workers, seed, interrupt)
+        if filled is not None:   # a new building round: the next pass re-reads the rounds
+            (rounds, best), raised = filled, True
+            if on_better is not None:
+                on_better(best.final_score)
+            continue
+        order = ([(last, STAND)] + [(t, STAND) for t in building[:-1]] + ([(last, MOVE)] if moving else [])
+                 if last is not None else [])
         for k, (t, mode) in enumerate(order):
             left = deadline - time.monotonic()
             if left < 0.5 or (interrupt is not None and interrupt.flag):
                 return game.with_rounds(rounds), best
-            seconds = (min(LAST_CAP, LAST_SHARE * left) if t == last or mode == FILL
-                       else min(ROUND_CAP, left / (len(order) - k)))
+            seconds = min(LAST_CAP, LAST_SHARE * left) if t == last else min(ROUND_CAP, left / (len(order) - k))
             trial = _relaid(game, rounds, t, best, seconds, workers, seed, interrupt, mode)
             if trial is None:
                 continue
             replayed = replay_game(game.with_rounds(trial))
-            if replayed.legal and replayed.final_score >= best.final_score + (mode == FILL):
+            if replayed.legal and replayed.final_score >= best.final_score:
                 if replayed.final_score > best.final_score:
                     raised = True
                     if on_better is not None:
                         on_better(replayed.final_score)
                 rounds, best = trial, replayed
-                if mode == FILL:
-                    break   # a new last round: the next pass re-reads the rounds
     return game.with_rounds(rounds), best
+
+
+def _best_fill(game: Game, rounds: list[Round], empty: list[int], best: ReplayResult, deadline: float,
+               workers: int, seed: int, interrupt: Interrupt | None) -> tuple[list[Round], ReplayResult] | None:
+    """Each round of `empty` (rounds after the last building one that build nothing and carry no token)
+    given a machine of its offer, each from the same game; the best game scoring more than `best`, or None.
+    Not the first that pays (QA, a Funner game with rounds 7 and 8 emptied: round 7 took FN31, round 8 then
+    FN40, 45, where round 8 alone taking FN37 scores 56), nor the first only (QA: a round 9 in which no
+    machine of its offer pays left round 10 untried)."""
+    chosen: tuple[list[Round], ReplayResult] | None = None
+    share = min(LAST_CAP, LAST_SHARE * (deadline - time.monotonic())) / max(1, len(empty))
+    for t in empty:
+        if deadline - time.monotonic() < 0.5 or (interrupt is not None and interrupt.flag):
+            break
+        trial = _relaid(game, rounds, t, best, share, workers, seed, interrupt, FILL)
+        if trial is None:
+            continue
+        replayed = replay_game(game.with_rounds(trial))
+        if replayed.legal and replayed.final_score > (chosen[1] if chosen is not None else best).final_score:
+            chosen = (trial, replayed)
+    return chosen
 
 
 #: how a round is re-laid: its machines standing, the last round with moves, an empty last round given a machine
@@ -261,13 +285,15 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
         current, money = before, _Money(money.before, 0, 0, 0, 0)
     # a machine free to stand anywhere (an empty round's, the last round's newcomer) is placed slowly by CP-SAT
     # on a whole board: the static solver's layout is its start where it scores more than the round's own.
-    # (Square boards only: on hexes the static solver adds no machine to a kept layout, each colour's one
-    # supply tank being taken, and the time it takes cost a QA game's filled round 13 points.)
+    # (On hexes the static solver adds no machine to a kept layout, each colour's one supply tank being
+    # taken, and the time it took cost a QA game's filled round 13 points: there the machine stands on free
+    # ground and the plan search's router joins its ports, branching off the pipes laid before.)
     offer = rivals if mode == FILL else (newcomer, *rivals)
-    if (game.ruleset.geometry.name == "square" and (mode == FILL or (mode == STAND and next_t is None))
-            and set(before.machines) <= set(current.machines)):
-        found = _static_hint(game, before, offer, HINT_SHARE * seconds, workers, seed, interrupt)
-        seconds -= HINT_SHARE * seconds
+    if (mode == FILL or (mode == STAND and next_t is None)) and set(before.machines) <= set(current.machines):
+        hinting = _static_hint if game.ruleset.geometry.name == "square" else _routed_hint
+        began = time.monotonic()
+        found = hinting(game, before, offer, HINT_SHARE * seconds, workers, seed, interrupt)
+        seconds -= time.monotonic() - began
         if found is not None and (mode == FILL or _relaid_value(found, before) > _relaid_value(current, before)):
             hint = found
         if interrupt is not None and interrupt.flag:
@@ -309,3 +335,35 @@ def _relaid_value(layout: Layout, before: Layout) -> int:
     income and chain bonus less the tiles it adds to `before`."""
     kept, score = set(before.tiles), check_layout(layout).score
     return score.income + score.chain_bonus - sum(1 for tile in layout.tiles if tile not in kept)
+
+
+def _routed_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
+                 interrupt: Interrupt | None) -> Layout | None:
+    """The best-paying legal layout of `before` and one machine of `offer` standing on free ground, its
+    ports joined by the plan search's router (`repairs`: `before`'s pipes may be branched off), placements
+    touching what `before` laid first, until `seconds` are gone (None if none is legal). An output reservoir
+    under the machine or faced by its ports is lifted first, so that the output it held may feed it (the
+    rulebook's second round). For hexes, where the static solver cannot add a machine to a kept layout.
+    (`workers` unused: one router.)"""
+    board, catalog = game.context.board, game.context.catalog
+    until = time.monotonic() + seconds
+    liftable = {tile.cell for tile in before.tiles if tile.kind == "output"}
+    standing = set(before.machine_cells) | {tile.cell for tile in before.tiles if tile.kind != "output"}
+    laid = set(before.machine_cells) | set(before.tile_cells)
+    beside = {board.neighbour(cell, side) for cell in laid for side in board.geometry.sides} - laid - {None}
+    tried = [(machine, placement) for machine in offer
+             for placement in machine_placements(game.ruleset, board, catalog[machine])
+             if not standing.intersection(placement.cells)]
+    tried.sort(key=lambda pair: -len(beside.intersection(pair[1].cells)))
+    best: tuple[int, Layout] | None = None
+    for machine, placement in tried:
+        if time.monotonic() >= until or (interrupt is not None and interrupt.flag):
+            break
+        faced = {board.neighbour(*port.slot) for port in placement.ports}
+        lifted = liftable & (set(placement.cells) | faced)
+        kept = tuple(tile for tile in before.tiles if not (tile.kind == "output" and tile.cell in lifted))
+        placed = MachinePlacement(machine, placement.anchor, placement.rotation)
+        routed = next(repairs(before.with_parts(machines=(*before.machines, placed), tiles=kept), seed), None)
+        if routed is not None and (best is None or _relaid_value(routed, before) > best[0]):
+            best = (_relaid_value(routed, before), routed)
+    return best[1] if best is not None else None

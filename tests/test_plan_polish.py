@@ -230,3 +230,23 @@ def test_an_empty_round_no_offered_machine_pays_in_leaves_the_next_empty_round_t
     polished, replayed = _polished(game)
     assert replayed.legal and replayed.final_score == 19
     assert [r.taken for r in polished.rounds] == ["FF27", None, "FF43"]
+
+
+def test_a_hex_round_places_its_machine_with_the_router_lifting_a_reservoir_it_may_replace():
+    """Funner, the rulebook's first round (EX01) and its second round emptied (6). The static solver adds no
+    machine to a kept hex layout; the router stands EX02 on free ground, here where EX01's output reservoir
+    was (lifted: EX01 feeds EX02 port to port), scoring more than the rulebook's own second round (17)."""
+    import copy
+
+    from models.game import parse_game
+    from solver.plan_polish import _relaid_value, _routed_hint
+    from test_funner import EXAMPLE_CATALOG, ROUND1, ROUND2, funner_game, layout
+
+    doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1}, {"offered": ["EX02"], "taken": None}])
+    game = parse_game(copy.deepcopy(doc), "funner.json", catalog_path=EXAMPLE_CATALOG)
+    first, rulebook = layout(ROUND1, EXAMPLE_CATALOG), layout(ROUND2, EXAMPLE_CATALOG)
+    hint = _routed_hint(game, first, ("EX02",), 3.0, 1, 0, None)
+    assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"EX01", "EX02"}
+    assert _relaid_value(hint, first) > _relaid_value(rulebook, first) == 19
+    polished, replayed = polish_game(game, time.monotonic() + 10, workers=1)
+    assert replay_game(game).final_score == 6 and replayed.legal and replayed.final_score > 17

@@ -215,7 +215,10 @@ def test_ctrl_c_stops_a_long_solve_with_the_best_placement_so_far(tmp_path):
                                 str(path), "--time-limit", "120", "--workers", "1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=INSTANCES.parent)
-    assert running.stderr.readline().startswith("best")   # a placement is found before the signal
+    line = running.stderr.readline()
+    while line.startswith("no placement yet"):   # (the heartbeat: beside busy processes the first came at 10 s)
+        line = running.stderr.readline()
+    assert line.startswith("best")   # a placement is found before the signal
     time.sleep(0.5)
     running.send_signal(signal.SIGINT)
     out, err = running.communicate(timeout=30)
