@@ -364,6 +364,7 @@ def _routed_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: fl
         kept = tuple(tile for tile in before.tiles if not (tile.kind == "output" and tile.cell in lifted))
         placed = MachinePlacement(machine, placement.anchor, placement.rotation)
         routed = next(repairs(before.with_parts(machines=(*before.machines, placed), tiles=kept), seed), None)
-        if routed is not None and (best is None or _relaid_value(routed, before) > best[0]):
-            best = (_relaid_value(routed, before), routed)
+        value = _relaid_value(routed, before) if routed is not None else None
+        if value is not None and (best is None or value > best[0]):
+            best = (value, routed)
     return best[1] if best is not None else None
