@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from ortools.sat.python import cp_model
 
@@ -164,16 +164,15 @@ def _free_moves(model: cp_model.CpModel, v, game: Game, before: Layout, current:
 
 def _money_of(game: Game, replayed: ReplayResult, t: int, next_t: int | None) -> _Money:
     """The money terms of building round t (0-based) and of the next building round, from the replay."""
-    reports = replayed.rounds
+    move_cost, reports = game.ruleset.machine_move_cost, replayed.rounds
     this = reports[t]
     before = game.start_money if t == 0 else reports[t - 1].money
-    moves = game.ruleset.machine_move_cost * len(this.moved_machines)
+    moves = move_cost * len(this.moved_machines)
     if next_t is None:
         return _Money(before, this.income, this.first_pick_fee, moves, 0)
     following = reports[next_t]
     return _Money(before, this.income, this.first_pick_fee, moves, reports[next_t - 1].money - this.money,
-                  following.income, game.ruleset.machine_move_cost * len(following.moved_machines)
-                  + following.first_pick_fee)
+                  following.income, move_cost * len(following.moved_machines) + following.first_pick_fee)
 
 
 def _machines_move(game: Game) -> bool:
@@ -290,11 +289,12 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
     # ground and the plan search's router joins its ports, branching off the pipes laid before.)
     offer = rivals if mode == FILL else (newcomer, *rivals)
     if (mode == FILL or (mode == STAND and next_t is None)) and set(before.machines) <= set(current.machines):
-        hinting = _static_hint if game.ruleset.geometry.name == "square" else _routed_hint
+        placings = _static_placings if game.ruleset.geometry.name == "square" else _routed_placings
         began = time.monotonic()
-        found = hinting(game, before, offer, HINT_SHARE * seconds, workers, seed, interrupt)
+        value, found = _best_placed(placings(game, before, offer, HINT_SHARE * seconds, workers, seed, interrupt),
+                                    before)
         seconds -= time.monotonic() - began
-        if found is not None and (mode == FILL or _relaid_value(found, before) > _relaid_value(current, before)):
+        if found is not None and (mode == FILL or value > _relaid_value(current, before)):
             hint = found
         if interrupt is not None and interrupt.flag:
             return None
@@ -308,26 +308,31 @@ def _relaid(game: Game, rounds: list[Round], t: int, replayed: ReplayResult, sec
     return rounds[:t] + [rnd.planned(added[0], layout)] + rounds[t + 1:]
 
 
-def _static_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
-                 interrupt: Interrupt | None) -> Layout | None:
-    """The best layout the static solver finds of `before`'s machines and one machine of `offer`, with all
-    of `before` kept (None if it finds none). CP-SAT alone places a machine slowly on a whole board (a test:
-    5 s to find FF43 below FF27's output, which the static solver's sketches join to a fixed part and prove
-    in 0.5 s); the round's own model then starts from it and may still lift what `before` laid."""
+def _static_placings(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int,
+                     seed: int, interrupt: Interrupt | None) -> Iterator[Layout]:
+    """The static solver's best layout of `before`'s machines and each machine of `offer`, all of `before`
+    kept. CP-SAT alone places a machine slowly on a whole board (a test: 5 s to find FF43 below FF27's
+    output, which the static solver's sketches join to a fixed part and prove in 0.5 s); the round's own
+    model then starts from the best and may still lift what `before` laid."""
     candidates = offer[:max(1, int(seconds / HINT_LEAST))]
-    best: tuple[int, Layout] | None = None
     for machine in candidates:
         if interrupt is not None and interrupt.flag:
-            break
+            return
         solved = solve_static(game.ruleset, game.context.board, game.context.catalog,
                               [*before.machine_ids, machine], time_limit=seconds / len(candidates),
                               workers=workers, seed=seed, fixed=before,
                               diagonal=bool(game.options.get("diagonal_intersection")))
         if solved.stop_signal is not None and interrupt is not None:
             interrupt.signum = solved.stop_signal   # (the solve answered Ctrl-C itself: the polish stops too)
-        if solved.layout is not None and (best is None or solved.objective > best[0]):
-            best = (solved.objective, solved.layout)
-    return best[1] if best is not None else None
+        if solved.layout is not None:
+            yield solved.layout
+
+
+def _best_placed(layouts: Iterator[Layout], before: Layout) -> tuple[int | None, Layout | None]:
+    """The layout of `layouts` that pays most as a round after `before`, with its `_relaid_value`
+    ((None, None) if there is none)."""
+    return max(((_relaid_value(layout, before), layout) for layout in layouts),
+               key=lambda pair: pair[0], default=(None, None))
 
 
 def _relaid_value(layout: Layout, before: Layout) -> int:
@@ -337,14 +342,13 @@ def _relaid_value(layout: Layout, before: Layout) -> int:
     return score.income + score.chain_bonus - sum(1 for tile in layout.tiles if tile not in kept)
 
 
-def _routed_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int, seed: int,
-                 interrupt: Interrupt | None) -> Layout | None:
-    """The best-paying legal layout of `before` and one machine of `offer` standing on free ground, its
-    ports joined by the plan search's router (`repairs`: `before`'s pipes may be branched off), placements
-    touching what `before` laid first, until `seconds` are gone (None if none is legal). An output reservoir
-    under the machine or faced by its ports is lifted first, so that the output it held may feed it (the
-    rulebook's second round). For hexes, where the static solver cannot add a machine to a kept layout.
-    (`workers` unused: one router.)"""
+def _routed_placings(game: Game, before: Layout, offer: tuple[str, ...], seconds: float, workers: int,
+                     seed: int, interrupt: Interrupt | None) -> Iterator[Layout]:
+    """Legal layouts of `before` and one machine of `offer` standing on free ground, its ports joined by the
+    plan search's router (`repairs`: `before`'s pipes may be branched off), placements touching what
+    `before` laid first, until `seconds` are gone. An output reservoir under the machine or faced by its
+    ports is lifted first, so that the output it held may feed it (the rulebook's second round). For hexes,
+    where the static solver cannot add a machine to a kept layout. (`workers` unused: one router.)"""
     board, catalog = game.context.board, game.context.catalog
     until = time.monotonic() + seconds
     liftable = {tile.cell for tile in before.tiles if tile.kind == "output"}
@@ -355,16 +359,13 @@ def _routed_hint(game: Game, before: Layout, offer: tuple[str, ...], seconds: fl
              for placement in machine_placements(game.ruleset, board, catalog[machine])
              if not standing.intersection(placement.cells)]
     tried.sort(key=lambda pair: -len(beside.intersection(pair[1].cells)))
-    best: tuple[int, Layout] | None = None
     for machine, placement in tried:
         if time.monotonic() >= until or (interrupt is not None and interrupt.flag):
-            break
+            return
         faced = {board.neighbour(*port.slot) for port in placement.ports}
         lifted = liftable & (set(placement.cells) | faced)
         kept = tuple(tile for tile in before.tiles if not (tile.kind == "output" and tile.cell in lifted))
         placed = MachinePlacement(machine, placement.anchor, placement.rotation)
         routed = next(repairs(before.with_parts(machines=(*before.machines, placed), tiles=kept), seed), None)
-        value = _relaid_value(routed, before) if routed is not None else None
-        if value is not None and (best is None or value > best[0]):
-            best = (value, routed)
-    return best[1] if best is not None else None
+        if routed is not None:
+            yield routed

@@ -14,7 +14,7 @@ from models.game import Game
 from models.replay import replay_game
 import solver.plan as plan_module
 from solver.plan import plan_game, polish_seconds
-from solver.plan_polish import _static_hint, _Money, polish_game, relay_round
+from solver.plan_polish import _best_placed, _Money, _static_placings, polish_game, relay_round
 
 from builders import make_layout
 from test_plan import sequence
@@ -194,7 +194,8 @@ def test_an_empty_last_round_is_given_a_machine_of_its_offer():
 def test_an_empty_rounds_machine_is_first_laid_by_the_static_solver_around_the_layout_before():
     """CP-SAT alone took 5 s to place FF43 on the whole board (beside busy processes, not in the 7 s it had);
     the static solver keeps FF27's layout and lays FF43 below its output in half a second: CP-SAT's hint."""
-    hint = _static_hint(sequence(["FF27"], ["FF04", "FF43"]), FF27_ALONE, ("FF04", "FF43"), 4.0, 1, 0, None)
+    _, hint = _best_placed(_static_placings(sequence(["FF27"], ["FF04", "FF43"]), FF27_ALONE, ("FF04", "FF43"),
+                                            4.0, 1, 0, None), FF27_ALONE)
     assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"FF27", "FF43"}
     assert set(FF27_ALONE.tiles) <= set(hint.tiles)
 
@@ -239,13 +240,13 @@ def test_a_hex_round_places_its_machine_with_the_router_lifting_a_reservoir_it_m
     import copy
 
     from models.game import parse_game
-    from solver.plan_polish import _relaid_value, _routed_hint
+    from solver.plan_polish import _relaid_value, _routed_placings
     from test_funner import EXAMPLE_CATALOG, ROUND1, ROUND2, funner_game, layout
 
     doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1}, {"offered": ["EX02"], "taken": None}])
     game = parse_game(copy.deepcopy(doc), "funner.json", catalog_path=EXAMPLE_CATALOG)
     first, rulebook = layout(ROUND1, EXAMPLE_CATALOG), layout(ROUND2, EXAMPLE_CATALOG)
-    hint = _routed_hint(game, first, ("EX02",), 3.0, 1, 0, None)
+    _, hint = _best_placed(_routed_placings(game, first, ("EX02",), 3.0, 1, 0, None), first)
     assert hint is not None and check_layout(hint).legal and set(hint.machine_ids) == {"EX01", "EX02"}
     assert _relaid_value(hint, first) > _relaid_value(rulebook, first) == 19
     polished, replayed = polish_game(game, time.monotonic() + 10, workers=1)
