@@ -32,7 +32,7 @@ from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, Che
                               output_option, repeated_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
 from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
-from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, silence_stdout
+from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader, silence_stdout
 from models.render.tables import machine_table, violation_table
 from models.stopping import held_stops
 from models.wording import counted
@@ -126,6 +126,10 @@ class FactoryfunGroup(CheckedGroup):
             leave_quietly()
 
     def invoke(self, ctx: click.Context) -> Any:
+        with outliving_its_reader():
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx: click.Context) -> Any:
         try:
             try:
                 return super().invoke(ctx)
@@ -139,7 +143,7 @@ class FactoryfunGroup(CheckedGroup):
         except KeyboardInterrupt as stop:
             click.echo("interrupted", err=True)
             sys.exit(143 if isinstance(stop, Terminated) else 130)
-        except BrokenPipeError:   # (click.echo's; rich's consoles leave the same way, models/terminal.py)
+        except BrokenPipeError:   # (one the stdout wrapper did not see: models/terminal.py)
             leave_quietly()
         except OSError as exc:    # standard output that cannot take more (QA: `factoryfun catalog > /dev/full`)
             click.echo(f"error: {exc.filename or 'standard output'}: cannot write: {exc.strerror or exc}", err=True)

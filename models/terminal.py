@@ -4,13 +4,15 @@
 default then exits 1, which `check` and `replay` keep for an illegal layout or
 game, so a legal layout read through `head` looked illegal. A reader that left is
 the shell's SIGPIPE case: exit 128 + 13, as `yes | head -1` does, with nothing on
-stderr.
+stderr. The command still does the rest of its work first: `solve --out a.json | head -1`
+writes a.json (`outliving_its_reader`).
 """
 from __future__ import annotations
 
 import os
 import sys
-from typing import NoReturn
+from contextlib import contextmanager
+from typing import Any, Iterator, NoReturn
 
 from rich.console import Console
 
@@ -28,6 +30,57 @@ def leave_quietly() -> NoReturn:
     """Silence stdout and exit with BROKEN_PIPE_EXIT."""
     silence_stdout()
     raise SystemExit(BROKEN_PIPE_EXIT)
+
+
+class _ReaderSafe:
+    """Standard output that outlives its reader: the first write or flush to meet a closed pipe points the
+    stream at /dev/null and records it, where it used to end the command on the spot."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream, self.gone = stream, False
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            self._left()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            self._left()
+
+    def _left(self) -> None:
+        self.gone = True
+        silence_stdout()
+
+    def __getattr__(self, name: str) -> Any:   # (isatty, fileno, encoding...: the stream's own)
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def outliving_its_reader() -> Iterator[None]:
+    """Run a command whose output's reader may leave (`| head -1`): the rest of its output goes nowhere, its
+    files are still written, and it then exits with BROKEN_PIPE_EXIT (its own exit 0 or 1 would read as a
+    verdict; an error's 2 and an interrupt's 130 stand).
+
+    QA: `solve --out a.json --svg a.svg | head -1` exited 141 at the result's second line and wrote
+    neither file, losing the whole search.
+    """
+    safe = _ReaderSafe(sys.stdout)
+    sys.stdout = safe
+    try:
+        yield
+    except SystemExit as leaving:
+        if safe.gone and leaving.code in (None, 0, 1):
+            raise SystemExit(BROKEN_PIPE_EXIT) from None
+        raise
+    finally:
+        sys.stdout = safe.stream
+    if safe.gone:
+        raise SystemExit(BROKEN_PIPE_EXIT)
 
 
 #: the width of output that goes to a file or a pipe (rich's default there is 80, which cut the replay,

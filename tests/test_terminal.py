@@ -6,12 +6,15 @@ to exit 1 on a broken pipe, so a legal layout read through `head` looked illegal
 from __future__ import annotations
 
 import io
+import json
 import os
 
 import click
 import pytest
 
 import cli
+from models.check import check_layout
+from models.layout import parse_layout
 from models.terminal import BROKEN_PIPE_EXIT, PIPED_WIDTH, Terminal
 
 
@@ -67,9 +70,8 @@ def test_a_command_whose_echo_meets_a_closed_pipe_exits_141(no_dup):
     assert isinstance(probe, click.Command)
 
 
-@pytest.mark.parametrize("args", [["--help"], ["--version"]])
-def test_the_groups_help_and_version_meeting_a_closed_pipe_exit_141(args):
-    """QA: `factoryfun --help | true` exited 1 (click's own broken-pipe exit), where every command exits 141."""
+def _to_a_closed_pipe(args: list[str]):
+    """`factoryfun ARGS` run with its standard output a pipe whose reader has already left."""
     import subprocess
     import sys
 
@@ -78,7 +80,26 @@ def test_the_groups_help_and_version_meeting_a_closed_pipe_exit_141(args):
     ended = subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], stdout=reader.stdin,
                            stderr=subprocess.PIPE, cwd=os.path.dirname(cli.__file__))
     reader.stdin.close()
+    return ended
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"]])
+def test_the_groups_help_and_version_meeting_a_closed_pipe_exit_141(args):
+    """QA: `factoryfun --help | true` exited 1 (click's own broken-pipe exit), where every command exits 141."""
+    ended = _to_a_closed_pipe(args)
     assert ended.returncode == BROKEN_PIPE_EXIT, ended.stderr
+
+
+def test_a_solve_whose_reader_left_still_writes_its_files_then_exits_141(tmp_path):
+    """QA: `solve --out a.json --svg a.svg | head -1` exited 141 at the result's second line and wrote neither
+    file: the search was lost. The files come, the exit stays the reader's."""
+    out, svg = tmp_path / "a.json", tmp_path / "a.svg"
+    ended = _to_a_closed_pipe(["solve", "--board", "classic-A", "--machines", "FF39", "--time-limit", "5",
+                               "--workers", "1", "--out", str(out), "--svg", str(svg)])
+    assert ended.returncode == BROKEN_PIPE_EXIT, ended.stderr
+    assert check_layout(parse_layout(json.loads(out.read_text()), str(out))).legal
+    assert "<svg" in svg.read_text()
+    assert b"Traceback" not in ended.stderr
 
 
 def test_output_to_a_file_or_pipe_is_wide_enough_for_the_tables(monkeypatch):
