@@ -592,11 +592,17 @@ class _Solve:
         return track
 
     def _offer_nothing(self, track: _Track) -> None:
-        """An optional profit solve without a fixed part: leaving every machine out is legal and scores 0, so no
-        answer may score less (one CP-SAT worker alone once answered -69 for FF39 --optional)."""
-        if self.optional and self.objective == "profit" and self.fixed is None:
+        """An optional profit solve may leave every machine out but the fixed part's: the empty board (0), or the
+        fixed part alone where it is legal so, is an answer no other may score below (one CP-SAT worker alone
+        once answered -69 for FF39 --optional; QA: a legal Funner layout of three machines fixed, FN16 optional
+        beside it, ended UNKNOWN, as no sketch could add FN16)."""
+        if not (self.optional and self.objective == "profit"):
+            return
+        if self.fixed is None:
             track.offer(checked_layout(empty_layout(self.ruleset, self.board, self.catalog, self.diagonal)),
                         self.elapsed())
+        else:
+            _keep_legal(track, self.fixed, self.elapsed(), self.ids, self.must_place, self.fixed)
 
     @property
     def staying(self) -> list[str]:

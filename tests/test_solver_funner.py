@@ -246,3 +246,25 @@ def test_a_solve_whose_model_refuses_the_fixed_part_walks_on_to_its_limit():
     # (the code before ended at 1.3-1.4 s; now 3.7 s idle, 3.2 s in a busy CI run: a round of walks does not
     # start in the last second)
     assert result.status != "INFEASIBLE" and (result.layout is not None or result.seconds >= 2.5)
+
+
+#: a legal FN05,FN27,FN09 layout (OPTIMAL 17); FN16's blue input has no way to the one blue tank, whose
+#: opening faces FN05's port
+BLUE_TAKEN = {"machines": [{"id": "FN05", "cell": [3, 0], "rotation": 2}, {"id": "FN27", "cell": [4, 0], "rotation": 2},
+                           {"id": "FN09", "cell": [3, 2], "rotation": 4}],
+              "tiles": [{"kind": "supply", "color": "blue", "cell": [2, 0], "side": "E"},
+                        {"kind": "supply", "color": "yellow", "cell": [2, 2], "side": "E"},
+                        {"kind": "supply", "color": "green", "cell": [4, 1], "side": "W"},
+                        {"kind": "end", "cell": [4, 3], "side": "NW"}, {"kind": "output", "cell": [5, 1], "side": "NW"},
+                        {"kind": "pipe", "cell": [3, 1], "sides": ["E", "SE", "NE"]}]}
+
+
+def test_an_optional_machine_beside_a_fixed_part_legal_alone_never_leaves_the_solve_without_a_layout():
+    """QA: with a legal layout fixed and FN16 optional beside it, no sketch could add FN16 and the solve ended
+    UNKNOWN with nothing written; leaving FN16 out, the fixed part alone is an answer."""
+    fixed = hex_layout(BLUE_TAKEN)
+    assert check_layout(fixed).score.total == 17
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN09", "FN16"], optional=True, fixed=fixed,
+                          time_limit=4, workers=1)
+    assert result.layout is not None and check_layout(result.layout).legal
+    assert result.objective == 17 and "FN16" not in result.layout.machine_ids
