@@ -14,6 +14,7 @@ from collections import Counter
 from models.catalog import Catalog
 from models.check import check_layout, closed_faults, dead_ends
 from models.layout import Layout
+from models.networks import connect
 from models.replay import tile_changes
 from models.stock import SupplyStock
 from models.wording import counted, with_article
@@ -52,6 +53,50 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
             return (f"the {tile.color} supply container at {list(tile.cell)} can feed nothing: "
                     f"no machine of the set has {with_article(tile.color)} input")
     return _unfillable_reservoir(fixed, machines)
+
+
+def unsupplied_input(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: list[str]) -> str | None:
+    """An input of a machine the solve must add (`placing`, beyond the fixed part) that nothing could ever fill,
+    in words, or None: no other machine of the set makes any of its colours, the stock allows no more supply
+    container of them, and every fixed one is walled in (no pipe end of its network and no opening of it
+    faces a free cell). QA: FN16 beside a fixed Funner layout whose one blue tank opens onto FN05's port
+    searched to UNKNOWN at the time limit, "bound 30"."""
+    rules = fixed.ruleset
+    used = Counter(t.color for t in fixed.tiles if t.kind == "supply")
+    stock = SupplyStock.of(rules, (catalog[m] for m in machine_ids))
+    open_colours = _joinable_supplies(fixed)
+    for m in placing:
+        if m in fixed.machine_ids:
+            continue
+        made = {c for other in machine_ids if other != m for port in catalog[other].outputs for c in port.colors}
+        for port in catalog[m].inputs:
+            colours = [c for c in port.colors if c in rules.colors]
+            if any(c in made or c in open_colours or stock.room_for(used, c) for c in colours):
+                continue
+            named = " or ".join(colours)
+            return rules.in_own_words(
+                f"{m}'s {named} input can never be supplied: no other machine of the set makes {named}, no more "
+                f"{named} supply container is allowed, and the fixed one has no free opening")
+    return None
+
+
+def _joinable_supplies(fixed: Layout) -> set[str]:
+    """The colours of the fixed supply containers something added could still join: their network has a pipe
+    end facing a free cell, or the container itself an opening (a square one all its sides, a hex one its one)."""
+    conn = connect(fixed)
+    reaching = {conn.network_of[end.node] for end in conn.loose_ends if end.mendable and end.node in conn.network_of}
+
+    def free(cell) -> bool:
+        return cell is not None and cell not in fixed.machine_cells and cell not in fixed.tile_cells
+
+    joinable = set()
+    for n, net in enumerate(conn.networks):
+        for t in net.supplies:
+            tank = fixed.tiles[t]
+            openings = (tank.side,) if fixed.ruleset.oriented_tanks else fixed.ruleset.geometry.sides
+            if n in reaching or any(free(fixed.board.neighbour(tank.cell, side)) for side in openings):
+                joinable.add(tank.color)
+    return joinable
 
 
 def _unfillable_reservoir(fixed: Layout, machines: list) -> str | None:

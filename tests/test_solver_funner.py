@@ -268,3 +268,25 @@ def test_an_optional_machine_beside_a_fixed_part_legal_alone_never_leaves_the_so
                           time_limit=4, workers=1)
     assert result.layout is not None and check_layout(result.layout).legal
     assert result.objective == 17 and "FN16" not in result.layout.machine_ids
+
+
+def test_a_machine_whose_inputs_no_fixed_tank_can_reach_is_infeasible_at_once():
+    """QA: FN16 beside the same fixed layout searched to UNKNOWN, "bound 30": its green input can only drink from
+    the one green tank, whose opening feeds a pipe all of whose ends are taken, and no machine makes green."""
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN09", "FN16"], fixed=hex_layout(BLUE_TAKEN),
+                          time_limit=10, workers=1)
+    assert result.status == "INFEASIBLE" and result.seconds < 3
+    assert "FN16's green input can never be supplied" in result.explanation and "supply tank" in result.explanation
+
+
+def test_an_input_a_machine_of_the_set_could_feed_is_no_reason():
+    """The same walled-in tanks, but FN13 makes green and FN21 blue: FN16's inputs may be machine-fed, and so may
+    theirs (pink from FN05 or FN27, yellow from FN16)."""
+    from solver.fixed_part import unsupplied_input
+
+    ids = ["FN05", "FN27", "FN09", "FN16", "FN13", "FN21"]
+    fixed = hex_layout(BLUE_TAKEN)
+    assert unsupplied_input(fixed, CATALOG, ids, ids) is None
+    # FN14 makes blue for FN16, but its own blue input has no other maker (a machine never feeds itself)
+    fourteen = ids[:-1] + ["FN14"]
+    assert "FN14's blue input can never be supplied" in unsupplied_input(fixed, CATALOG, fourteen, fourteen)
