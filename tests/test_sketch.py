@@ -145,6 +145,26 @@ def test_a_fixed_pipe_at_a_fixed_machines_port_is_routed_on_from_its_open_end(pi
         assert layout.machines[:1] == fixed.machines and layout.tiles[:len(pipes)] == fixed.tiles
 
 
+
+def test_a_fixed_supply_pipe_ending_at_a_fixed_machines_input_cell_is_joined_to_it():
+    """QA: FF39,FF08,FF25's optimum (25) fixed without its one pipe between the red container's pipe and FF08's
+    input: both faced the same empty cell, the input's reservation kept the pipe's end from waiting there, and
+    no sketch could close it (CP-SAT alone took 6 s with one worker)."""
+    from models.layout import parse_layout
+
+    fixed = parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [
+        {"id": "FF39", "cell": [7, 2], "rotation": 0}, {"id": "FF08", "cell": [7, 4], "rotation": 0},
+        {"id": "FF25", "cell": [5, 4], "rotation": 180}], "tiles": [
+        {"kind": "supply", "color": "blue", "cell": [4, 4]}, {"kind": "end", "cell": [5, 2]},
+        {"kind": "supply", "color": "red", "cell": [6, 2]}, {"kind": "supply", "color": "green", "cell": [7, 1]},
+        {"kind": "output", "cell": [7, 6]}, {"kind": "pipe", "cell": [6, 3], "sides": ["E", "W"]}]}, "fixed.json")
+    ids = ["FF39", "FF08", "FF25"]
+    for seed in range(3):
+        layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=seed, fixed=fixed, time_limit=1.0)
+        assert_complete_and_legal(layout, ids)
+        assert check_layout(layout).score.total == 25
+        assert any(t.kind == "pipe" and t.cell == (6, 4) for t in layout.tiles)
+
 def test_a_hex_supply_tank_stands_at_its_port_when_no_input_to_come_wants_its_colour():
     """A hex tank opens on one side only, so it goes a pipe away from the port, leaving room for the colour's
     other inputs to branch; with none to come the pipe is waste (QA: a one-round Funner game planned FN21 at 6,
