@@ -158,12 +158,30 @@ def test_a_fixed_supply_pipe_ending_at_a_fixed_machines_input_cell_is_joined_to_
         {"kind": "supply", "color": "blue", "cell": [4, 4]}, {"kind": "end", "cell": [5, 2]},
         {"kind": "supply", "color": "red", "cell": [6, 2]}, {"kind": "supply", "color": "green", "cell": [7, 1]},
         {"kind": "output", "cell": [7, 6]}, {"kind": "pipe", "cell": [6, 3], "sides": ["E", "W"]}]}, "fixed.json")
-    ids = ["FF39", "FF08", "FF25"]
+    _the_one_pipe_is_laid(fixed, ["FF39", "FF08", "FF25"], (6, 4), 25)
+
+
+def test_a_fixed_output_pipe_ending_at_a_fixed_machines_input_cell_is_joined_to_it():
+    """The same with an output's pipe (sweep of single tiles cut from optima): FF09,FF27,FF28,FF43's optimum (30)
+    without the pipe between FF43's output pipe and FF28's input, which faced the same empty cell."""
+    from models.layout import parse_layout
+
+    fixed = parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [
+        {"id": "FF09", "cell": [0, 0], "rotation": 90}, {"id": "FF27", "cell": [0, 2], "rotation": 90},
+        {"id": "FF28", "cell": [0, 4], "rotation": 0}, {"id": "FF43", "cell": [2, 2], "rotation": 0}], "tiles": [
+        {"kind": "supply", "color": "red", "cell": [0, 1]}, {"kind": "supply", "color": "blue", "cell": [0, 3]},
+        {"kind": "output", "cell": [0, 6]}, {"kind": "end", "cell": [2, 0]},
+        {"kind": "pipe", "cell": [1, 1], "sides": ["E", "S"]}, {"kind": "pipe", "cell": [2, 1], "sides": ["N", "E"]},
+        {"kind": "pipe", "cell": [2, 4], "sides": ["N", "W"]}]}, "fixed.json")
+    _the_one_pipe_is_laid(fixed, ["FF09", "FF27", "FF28", "FF43"], (1, 4), 30)
+
+
+def _the_one_pipe_is_laid(fixed: Layout, ids: list[str], cell: tuple[int, int], score: int) -> None:
     for seed in range(3):
         layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=seed, fixed=fixed, time_limit=1.0)
         assert_complete_and_legal(layout, ids)
-        assert check_layout(layout).score.total == 25
-        assert any(t.kind == "pipe" and t.cell == (6, 4) for t in layout.tiles)
+        assert check_layout(layout).score.total == score
+        assert any(t.kind == "pipe" and t.cell == cell for t in layout.tiles)
 
 def test_a_hex_supply_tank_stands_at_its_port_when_no_input_to_come_wants_its_colour():
     """A hex tank opens on one side only, so it goes a pipe away from the port, leaving room for the colour's
