@@ -82,19 +82,28 @@ def unsupplied_input(fixed: Layout, catalog: Catalog, machine_ids: list[str], pl
 
 def _joinable_supplies(fixed: Layout) -> set[str]:
     """The colours of the fixed supply containers something added could still join: their network has a pipe
-    end facing a free cell, or the container itself an opening (a square one all its sides, a hex one its one)."""
+    end facing a free cell, or the container itself an opening (a square one all its sides, a hex one its one)
+    onto a cell a new pipe could enter from it: an empty cell, or one whose fixed pipes leave that side free
+    (a crossing added beside a fixed straight: QA, a container walled in by pipes was called INFEASIBLE where a
+    crossing reached it)."""
     conn = connect(fixed)
     reaching = {conn.network_of[end.node] for end in conn.loose_ends if end.mendable and end.node in conn.network_of}
+    geometry = fixed.ruleset.geometry
 
-    def free(cell) -> bool:
-        return cell is not None and cell not in fixed.machine_cells and cell not in fixed.tile_cells
+    def enterable(tank_cell, side: str) -> bool:
+        cell = fixed.board.neighbour(tank_cell, side)
+        if cell is None or cell in fixed.machine_cells:
+            return False
+        here = [fixed.tiles[i] for i in fixed.tile_cells.get(cell, [])]
+        back = geometry.opposite(side)
+        return all(tile.kind == "pipe" and back not in (tile.sides or ()) for tile in here)
 
     joinable = set()
     for n, net in enumerate(conn.networks):
         for t in net.supplies:
             tank = fixed.tiles[t]
-            openings = (tank.side,) if fixed.ruleset.oriented_tanks else fixed.ruleset.geometry.sides
-            if n in reaching or any(free(fixed.board.neighbour(tank.cell, side)) for side in openings):
+            openings = (tank.side,) if fixed.ruleset.oriented_tanks else geometry.sides
+            if n in reaching or any(enterable(tank.cell, side) for side in openings):
                 joinable.add(tank.color)
     return joinable
 

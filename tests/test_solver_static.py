@@ -927,3 +927,23 @@ def test_optional_machines_walked_alone_are_halved_until_a_walk_lays_some(monkey
     result = solve(["FF40", "FF12", "FF07", "FF13", "FF21", "FF53", "FF01", "FF03"], optional=True, workers=1,
                    time_limit=4)
     assert asked[:3] == [8, 4, 2] and result.check.legal and 0 < len(result.layout.machines) <= 2
+
+
+def test_a_container_walled_in_by_fixed_pipes_a_crossing_can_pass_is_no_reason_for_infeasible():
+    """QA: a green container at [0, 3] with a fixed straight E-W below it and pipes or tiles on its other sides
+    was called INFEASIBLE for FF29 ("no free opening"), where a N-S pipe added in the straight's cell (a crossing)
+    reaches it: that layout is legal and keeps the fixed part."""
+    from solver.fixed_part import unsupplied_input
+
+    tiles = [("supply", (0, 3), "green"), ("end", (0, 2)), ("pipe", (1, 3), "E", "W"), ("pipe", (0, 4), "S", "E")]
+    fixed = make_layout(tiles=tiles)
+    assert unsupplied_input(fixed, CATALOG, ["FF29"], ["FF29"]) is None
+    route = [((1, 2), "N", "E"), ((1, 4), "W", "N"), ((0, 5), "W", "S"), ((1, 5), "N", "S"), ((2, 5), "N", "E"),
+             ((1, 3), "N", "S"), ((2, 3), "N", "S"), ((3, 3), "N", "S"), ((4, 3), "N", "E"), ((4, 4), "W", "E"),
+             ((4, 5), "W", "E"), ((4, 6), "W", "E"), ((4, 7), "W", "E"), ((4, 8), "W", "N"), ((3, 8), "S", "N"),
+             ((2, 8), "S", "W")]
+    completed = make_layout(machines=[("FF29", (2, 7), 180)], tiles=tiles + [("pipe", *step) for step in route])
+    assert check_layout(completed).legal
+    # the same container with reservoirs on every side the board has: no way left
+    walled = make_layout(tiles=[("supply", (0, 3), "green"), ("end", (0, 2)), ("end", (1, 3)), ("output", (0, 4))])
+    assert "FF29's green input can never be supplied" in unsupplied_input(walled, CATALOG, ["FF29"], ["FF29"])
