@@ -176,6 +176,23 @@ def test_a_fixed_output_pipe_ending_at_a_fixed_machines_input_cell_is_joined_to_
     _the_one_pipe_is_laid(fixed, ["FF09", "FF27", "FF28", "FF43"], (1, 4), 30)
 
 
+
+def test_two_fixed_pipe_ends_and_a_fixed_input_meeting_in_one_cell_are_joined_there():
+    """QA: FF40,FF12,FF07's optimum (24) without its T between the blue container's pipe, FF07's input pipe and
+    FF12's input, all three facing one empty cell: CP-SAT alone took 4 s with one worker."""
+    from models.layout import parse_layout
+
+    fixed = parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [
+        {"id": "FF40", "cell": [7, 2], "rotation": 0}, {"id": "FF12", "cell": [6, 4], "rotation": 0},
+        {"id": "FF07", "cell": [5, 6], "rotation": 0}], "tiles": [
+        {"kind": "supply", "color": "green", "cell": [5, 5]}, {"kind": "output", "cell": [5, 8]},
+        {"kind": "supply", "color": "red", "cell": [6, 2]}, {"kind": "supply", "color": "blue", "cell": [7, 1]},
+        *({"kind": "pipe", "cell": cell, "sides": sides} for cell, sides in [
+            ([4, 4], ["E", "S"]), ([4, 5], ["E", "W"]), ([4, 6], ["S", "W"]), ([5, 1], ["E", "S"]),
+            ([5, 2], ["E", "W"]), ([5, 3], ["E", "W"]), ([6, 1], ["N", "S"]), ([6, 6], ["N", "W"]),
+            ([7, 4], ["N", "W"])])]}, "fixed.json")
+    _the_one_pipe_is_laid(fixed, ["FF40", "FF12", "FF07"], (5, 4), 24)
+
 def _the_one_pipe_is_laid(fixed: Layout, ids: list[str], cell: tuple[int, int], score: int) -> None:
     for seed in range(3):
         layout = sketch_layout(FF, CLASSIC_A, FF_CATALOG, ids, seed=seed, fixed=fixed, time_limit=1.0)

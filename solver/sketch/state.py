@@ -267,8 +267,12 @@ def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
             state.pieces[start[0]] = state.pieces.get(start[0], ()) + (Piece(net_id, frozenset({start[1]})),)
             state.nets[net_id].open_end = True
         if not state.is_empty(start[0]):
+            # a cell where a fixed input or a supply's end waits too: the routes meet there (QA: single pipes cut
+            # from optima, where two or three ends met)
             if network.outputs and state.nets[net_id].stub is None and _an_input_waits_across(state, start):
                 _wait_as_stub(state, net_id, start, any(fixed.ports[i].spec.is_black for i in network.outputs))
+            elif not network.outputs and len(network.inputs) == 1 and _stubs_only(state, start):
+                _route_first(state, fixed.ports[network.inputs[0]], start, reserve=False)
             continue
         elif network.outputs and state.nets[net_id].stub is None:
             _wait_as_stub(state, net_id, start, any(fixed.ports[i].spec.is_black for i in network.outputs))
