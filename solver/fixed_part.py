@@ -71,7 +71,7 @@ def unsupplied_input(fixed: Layout, catalog: Catalog, machine_ids: list[str], pl
         made = {c for other in machine_ids if other != m for port in catalog[other].outputs for c in port.colors}
         for port in catalog[m].inputs:
             colours = [c for c in port.colors if c in rules.colors]
-            if any(c in made or c in open_colours or stock.room_for(used, c) for c in colours):
+            if not colours or any(c in made or c in open_colours or stock.room_for(used, c) for c in colours):
                 continue
             named = " or ".join(colours)
             return rules.in_own_words(
