@@ -28,7 +28,7 @@ from models.wording import TILE_NAMES, counted
 
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
-from .command import ProgressLines, _dim, result_document
+from .command import INTERRUPTED_NOTE, ProgressLines, _dim, result_document
 from .puzzle import GIVEN_KINDS, MOST_GIVEN, RunnerUp, another_as_good, carve, generate, most_pillars, runner_up
 from .static import FIXED_UNKEEPABLE, StaticResult, solve_static
 
@@ -205,17 +205,25 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
                                 result.layout, result.objective, time_left(time_limit), workers, seed, question.given)
     unique = None if asked is None else asked.unique
     second = rival = None
-    if unique:
+    if unique and asked.stop_signal is None:
         second = _next_best(question, result, time_limit, workers, seed, placed_otherwise=False)
     if second is not None and second.stop_signal is None:
         rival = _next_best(question, result, time_limit, workers, seed, placed_otherwise=True)
+    # a stop in any step, not only the first search (QA: Ctrl-C while uniqueness was being proved said "give more
+    # time" and wrote a result with no word of it)
+    interrupted = result.interrupted or any(step is not None and step.stop_signal is not None
+                                            for step in (asked, second, rival))
     document = _answer_document(result, unique, _claim(second), _claim(rival))
+    if interrupted:
+        document["result"]["interrupted"] = True
     if as_json:
         click.echo(json_text(document), nl=False)
+        if interrupted:
+            _err.print(INTERRUPTED_NOTE.format(what="answer"))
         for wrong in _wrong_claims(question, result, asked, second, rival):   # (QA: said nowhere with --json)
             _err.print(wrong)
     else:
-        _report_solved(question, result, asked, second, rival)
+        _report_solved(question, result, asked, second, rival, interrupted)
     if out_path:
         _write(out_path, json_text(document))
     if svg_path:
@@ -299,14 +307,14 @@ def _uniqueness_words(status: str, unique: bool | None) -> str:
     return {True: "proved the only best", False: "another is as good", None: "not proved the only one"}[unique]
 
 
-def _report_solved(question: FactoryPuzzle, result, asked, second, rival) -> None:
+def _report_solved(question: FactoryPuzzle, result, asked, second, rival, interrupted: bool) -> None:
     from models.render.text import print_layout
 
     print_layout(_out, result.layout)
     bound = "" if result.status == "OPTIMAL" else f", bound {result.bound:.0f}"
     if result.status != "OPTIMAL" and _flowing_tanks(question):
         _out.print(f"not proved the best: {FLOWING_TANKS}")
-    stopped = ", interrupted" if result.interrupted else ""
+    stopped = ", interrupted" if interrupted else ""
     _out.print(f"the best factory scores {result.objective} ({result.status}{bound}, {result.seconds:.1f}s{stopped}): "
                f"{_uniqueness_words(result.status, None if asked is None else asked.unique)}")
     if asked is not None and asked.other is not None:
@@ -315,12 +323,14 @@ def _report_solved(question: FactoryPuzzle, result, asked, second, rival) -> Non
         print_layout(_out, asked.other)
     elif asked is not None and asked.verdict == "unknown":
         _out.print(f"whether another layout is as good was not settled in {asked.seconds:.1f}s: "
-                   + (FLOWING_TANKS if _flowing_tanks(question) else "give more time"))
+                   + ("interrupted" if asked.stop_signal is not None
+                      else FLOWING_TANKS if _flowing_tanks(question) else "give more time"))
     for found, what, none in ((second, "the runner-up (the best other layout)", "no other layout is legal"),
                               (rival, "the rival (the best layout placing some machine otherwise)",
                                "no other placement of the machines makes a legal layout")):
         if found is not None and found.score is not None:
-            sure = "proved" if found.proved else "the best found in the time, not proved"
+            sure = ("proved" if found.proved else "interrupted, not proved" if found.stop_signal is not None
+                    else "the best found in the time, not proved")
             _out.print(f"{what} scores {found.score}, {result.objective - found.score} less ({sure}, "
                        f"{found.seconds:.1f}s)")
         elif found is not None and found.proved:

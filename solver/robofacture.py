@@ -72,6 +72,8 @@ class RobofactureResult:
                   else round(self.answer_seconds, 2)}
         if self.unique is not None:
             result["unique"] = self.unique
+        if self.interrupted:   # (QA: the terminal said so, the written answer did not, unlike `solve`'s)
+            result["interrupted"] = True
         return result
 
 

@@ -671,3 +671,23 @@ def test_a_generated_puzzles_rival_gets_more_time_than_its_runner_up(monkeypatch
     asked.clear()
     carved = generation.carve(random.Random(1), puzzle, answer, 3.0, 1, 0, 0, scores_until=time.monotonic() + 100)
     assert carved.unique and asked[True] == generation.RIVAL_SECONDS
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_a_solve_stopped_while_proving_uniqueness_says_so_and_writes_it(monkeypatch, tmp_path, json_flag):
+    """QA: Ctrl-C after the best was found, while its uniqueness was being proved, said "not settled ...: give
+    more time" and wrote a result with no "interrupted"; every later step of `puzzle solve` can be stopped too."""
+    import signal
+    import json
+
+    import solver.puzzle_command as command
+    from solver.puzzle import Uniqueness
+
+    monkeypatch.setattr(command, "another_as_good", lambda *a, **k: Uniqueness("unknown", None, 0.2, signal.SIGINT))
+    out = tmp_path / "answer.json"
+    printed = CliRunner().invoke(main, ["puzzle", "solve", str(UNIQUE), "--workers", "1", "--out", str(out),
+                                        *json_flag], catch_exceptions=False)
+    assert printed.exit_code == 0
+    assert json.loads(out.read_text())["result"]["interrupted"] is True
+    said = printed.output + (printed.stderr if printed.stderr_bytes is not None else "")
+    assert "interrupted" in said and "give more time" not in said

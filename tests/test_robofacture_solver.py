@@ -212,7 +212,7 @@ def test_ctrl_c_stops_a_long_solve_with_the_best_placement_so_far(tmp_path):
     path = tmp_path / "big.json"
     path.write_text(json.dumps(draw(random.Random(0), 8, 8, 16, 4, 3).to_dict()))   # 4-8 s to prove
     running = subprocess.Popen([sys.executable, "-c", "from cli import main; main()", "robofacture", "solve",
-                                str(path), "--time-limit", "120", "--workers", "1"],
+                                str(path), "--time-limit", "120", "--workers", "1", "--out", str(tmp_path / "a.json")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=INSTANCES.parent)
     line = running.stderr.readline()
@@ -224,6 +224,7 @@ def test_ctrl_c_stops_a_long_solve_with_the_best_placement_so_far(tmp_path):
     out, err = running.communicate(timeout=30)
     assert running.returncode == 0, err
     assert "(interrupted)" in out and "ships " in out and "Traceback" not in err
+    assert json.loads((tmp_path / "a.json").read_text())["result"]["interrupted"] is True
 
 
 def test_generated_puzzles_have_a_unique_best_answer_and_the_seed_repeats_them():
