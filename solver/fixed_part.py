@@ -27,12 +27,13 @@ _NETWORK_RULES = ("one-colour", "supply-meets-product", "black-network")   # (th
 _MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal", "feeds-cycle", *_NETWORK_RULES)
 
 
-def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -> str | None:
+def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: list[str] = ()
+                      ) -> str | None:
     """A player-readable reason why no legal layout of `machine_ids` keeps all of `fixed`, or None.
 
     `machine_ids` is the whole set (the fixed machines included): their bonus
     machines raise the supply allowance, and their inputs are what a fixed
-    container may feed.
+    container may feed. `placing`: the machines every layout must hold (`unsupplied_input`).
     """
     for dead in dead_ends(fixed):
         return f"{dead.message} (from cell {list(dead.cells[0])})"   # (QA: "(cell [2, 3])" read as the pillar's)
@@ -52,7 +53,7 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str]) -
         if tile.kind == "supply" and tile.color not in drunk:
             return (f"the {tile.color} supply container at {list(tile.cell)} can feed nothing: "
                     f"no machine of the set has {with_article(tile.color)} input")
-    return _unfillable_reservoir(fixed, machines)
+    return _unfillable_reservoir(fixed, machines) or unsupplied_input(fixed, catalog, machine_ids, placing)
 
 
 def unsupplied_input(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: list[str]) -> str | None:

@@ -31,7 +31,7 @@ from .background import Background
 from .bounds import TopologyBound, infeasibility_reason, relaxed_topologies, topology_bound
 from .triangle_cuts import supported as triangles_supported
 from .construct import greedy_layout
-from .fixed_part import fixed_part_moved, fixed_part_reason, unsupplied_input
+from .fixed_part import fixed_part_moved, fixed_part_reason
 from .extract import checked_layout, empty_layout, layout_from_values, prune
 from .first_layout import Schedule, Start, sketch_and_improve
 from .sketch import ranked, ranking
@@ -309,7 +309,7 @@ def solve_static(
 
     reason = infeasibility_reason(ruleset, board, catalog, must_place) if must_place else None
     if not reason and fixed is not None:
-        unkeepable = fixed_part_reason(fixed, catalog, ids) or unsupplied_input(fixed, catalog, ids, must_place)
+        unkeepable = fixed_part_reason(fixed, catalog, ids, must_place)
         reason = f"{FIXED_UNKEEPABLE}: {unkeepable}" if unkeepable else None
     if reason:
         return result("INFEASIBLE", explanation=reason)

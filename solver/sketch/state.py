@@ -266,28 +266,21 @@ def _adopt_loose_pipes(fixed: Layout, conn, state: State) -> None:
             # pipes kept, and FF39's output facing the same cell: UNKNOWN after 20 s)
             state.pieces[start[0]] = state.pieces.get(start[0], ()) + (Piece(net_id, frozenset({start[1]})),)
             state.nets[net_id].open_end = True
-        if not state.is_empty(start[0]):
-            # a cell where a fixed input or a supply's end waits too: the routes meet there (QA: single pipes cut
-            # from optima, where two or three ends met)
-            if network.outputs and state.nets[net_id].stub is None and _an_input_waits_across(state, start):
+        # the end's cell empty, or holding only what waits there too (a fixed input's reservation, a supply's
+        # end): the routes meet there (QA: single pipes cut from optima, where two or three ends met)
+        empty = state.is_empty(start[0])
+        if network.outputs and state.nets[net_id].stub is None:
+            if empty or _an_input_waits_across(state, start):
                 _wait_as_stub(state, net_id, start, any(fixed.ports[i].spec.is_black for i in network.outputs))
-            elif not network.outputs and len(network.inputs) == 1 and _stubs_only(state, start):
-                _route_first(state, fixed.ports[network.inputs[0]], start, reserve=False)
-            continue
-        elif network.outputs and state.nets[net_id].stub is None:
-            _wait_as_stub(state, net_id, start, any(fixed.ports[i].spec.is_black for i in network.outputs))
-        elif not network.outputs and len(network.inputs) == 1:
-            _route_first(state, fixed.ports[network.inputs[0]], start, reserve=True)
+        elif not network.outputs and len(network.inputs) == 1 and (empty or _stubs_only(state, start)):
+            _route_first(state, fixed.ports[network.inputs[0]], start, reserve=empty)
 
 
 def _an_input_waits_across(state: State, slot: Slot) -> bool:
     """The slot's cell holds nothing but a fixed input's reservation from another side: an output's pipe end
     waiting there is met by that input's route (QA: an optimum of FF09,FF27,FF28,FF43 fixed without the pipe
     between FF43's output pipe and FF28's input found no sketch)."""
-    cell, side = slot
-    reserved = state.reserved.get(cell)
-    return (reserved is not None and reserved[1] != side and cell not in state.pieces and cell not in state.tanks
-            and cell not in state.machine_at and cell not in state.blocked)
+    return slot[0] in state.reserved and slot[0] not in state.pieces and _stubs_only(state, slot)
 
 
 def _stubs_only(state: State, slot: Slot) -> bool:
