@@ -32,7 +32,8 @@ from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, Che
                               output_option, repeated_option, seed_option, time_limit_option, workers_option)
 from models.errors import DocumentError
 from models.errors import as_json as spelled   # (`as_json` is the commands' --json flag)
-from models.terminal import ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader, silence_stdout
+from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
+                             plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
 from models.stopping import held_stops
 from models.wording import counted
@@ -94,6 +95,7 @@ class FactoryfunGroup(CheckedGroup):
         # scripts) from now (models/clock.py)
         if args is not None:
             clock.restart()
+        plain_where_unicode_cannot_go(sys.stdout, sys.stderr)
         return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -9,6 +9,7 @@ writes a.json (`outliving_its_reader`).
 """
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 from contextlib import contextmanager
@@ -81,6 +82,42 @@ def outliving_its_reader() -> Iterator[None]:
         sys.stdout = safe.stream
     if safe.gone:
         raise SystemExit(BROKEN_PIPE_EXIT)
+
+
+#: the drawings' and messages' glyphs in plain ASCII, for a terminal whose encoding has no room for them
+#: (QA: `PYTHONIOENCODING=ascii factoryfun solve ...` ended in a UnicodeEncodeError); anything else becomes "?"
+ASCII_GLYPHS = {
+    **dict.fromkeys("━─", "-"), **dict.fromkeys("┃│", "|"), **dict.fromkeys("┏┓┗┛┣┫┳┻╋", "+"),
+    "╲": "\\", "╱": "/", "╳": "X", "→": ">", "←": "<", "↑": "^", "↓": "v", "↗": "/", "↙": "/", "↘": "\\",
+    "↖": "\\", "…": "...", "•": "*", "●": "o", "▓": "#", "░": ":", "·": ".", "–": "-", "—": "-", "≤": "<=",
+    "≥": ">=", "×": "x",
+}
+PLAIN_ERRORS = "factoryfun-plain"
+
+
+def _plain(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler behind PLAIN_ERRORS: the unencodable stretch in ASCII_GLYPHS' glyphs."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    stretch = error.object[error.start:error.end]
+    return "".join(ASCII_GLYPHS.get(glyph, "?") for glyph in stretch), error.end
+
+
+codecs.register_error(PLAIN_ERRORS, _plain)
+
+
+def plain_where_unicode_cannot_go(*streams: Any) -> None:
+    """Let each text stream whose encoding cannot carry every character write ASCII_GLYPHS in their place,
+    so a terminal or file in ASCII or Latin-1 still gets the drawing, not a traceback. (UTF streams are left
+    as they are; streams that cannot be reconfigured, such as a test's capture, too.)"""
+    for stream in streams:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            unicode_safe = codecs.lookup(encoding).name.startswith("utf")
+        except LookupError:
+            unicode_safe = False
+        if not unicode_safe and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors=PLAIN_ERRORS)
 
 
 #: the width of output that goes to a file or a pipe (rich's default there is 80, which cut the replay,

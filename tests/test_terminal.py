@@ -132,3 +132,22 @@ def test_the_replay_table_keeps_its_headers_when_piped(monkeypatch):
     assert ended.value.code == 0
     header = next(line for line in printed.getvalue().splitlines() if "round" in line)
     assert all(name in header for name in ("offered", "income", "penalty", "money")) and "…" not in header
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.parametrize("args", [["check", "instances/examples/illegal-loose-end-splitter.json"],
+                                  ["replay", "tests/data/analysis-funner-played.json"],
+                                  ["catalog", "--ruleset", "factory-funner"]])
+def test_a_terminal_that_cannot_print_unicode_gets_the_drawing_in_ascii(args, encoding):
+    """QA: with PYTHONIOENCODING=ascii (or a Latin-1 terminal) every drawing ended in a UnicodeEncodeError
+    traceback. The pipes' and ports' glyphs come in ASCII there: `+---`, `|`, `>`; the verdict stays."""
+    import subprocess
+    import sys
+
+    ended = subprocess.run([sys.executable, "-c", "import cli; cli.main()", *args], capture_output=True,
+                           cwd=os.path.dirname(cli.__file__), env={**os.environ, "PYTHONIOENCODING": encoding})
+    assert b"Traceback" not in ended.stderr and b"UnicodeEncodeError" not in ended.stderr, ended.stderr
+    assert ended.returncode == (1 if args[0] == "check" else 0), ended.stderr
+    assert ended.stdout.isascii() if encoding == "ascii" else ended.stdout.decode(encoding)
+    if args[0] == "check":
+        assert b"+--->2 FF29" in ended.stdout and b"|" in ended.stdout
