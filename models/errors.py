@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Sequence
 
 from .wording import ellipsized
@@ -20,8 +21,15 @@ class DocumentError(Exception):
         self.cell = tuple(cell) if cell is not None else None
         self.detail = message
         where = f"{source}: {key}" if key else source
-        at = f" (cell {list(self.cell)})" if self.cell is not None else ""
-        super().__init__(f"{where}: {message}{at}")
+        at = ", ".join(filter(None, [_round_named(key), f"cell {list(self.cell)}" if self.cell is not None else ""]))
+        super().__init__(f"{where}: {message}" + (f" ({at})" if at else ""))
+
+
+def _round_named(key: str) -> str:
+    """The round a game's key path `rounds[9]...` is in, as "round 10": the path counts from 0 as JSON does,
+    and every table, violation and report counts rounds from 1 (QA: "rounds[9].taken" read as round 9)."""
+    found = re.match(r"rounds\[(\d+)\]", key)
+    return f"round {int(found.group(1)) + 1}" if found else ""
 
 
 def require_keys(

@@ -100,7 +100,7 @@ def _parse_offered(source: str, key: str, raw: Any, context: Context, offered_in
             raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {as_json(machine_id)}")
         if machine_id in offered_in:
             first = offered_in[machine_id]
-            where = "twice in this round" if first == t else f"in rounds[{first}] and rounds[{t}]"
+            where = "twice in this round" if first == t else f"in rounds {first + 1} and {t + 1}"
             raise DocumentError(source, f"{key}.offered[{j}]", f"machine {machine_id} is offered {where} "
                                 "(each machine tile exists once)")
         offered_in[machine_id] = t
@@ -115,6 +115,8 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     taken = raw.get("taken")
     if taken is not None:
         expect(source, f"{key}.taken", taken, str, "a machine id or null")
+        if taken not in context.catalog:
+            raise DocumentError(source, f"{key}.taken", f"unknown machine id {as_json(taken)}")
         if taken not in offered:
             raise DocumentError(source, f"{key}.taken", f"{as_json(taken)} was not offered this round")
     last_pick = raw.get("last_pick", False)

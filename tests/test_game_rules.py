@@ -269,6 +269,17 @@ def test_taken_must_have_been_offered():
         parse_game(game([{"offered": ["FF39"], "taken": "FF08"}]), "g.json")
 
 
+def test_a_document_error_in_a_round_names_the_round_counted_from_one():
+    """QA: "rounds[9].taken" read as round 9 beside tables and violations that call it round 10."""
+    with pytest.raises(DocumentError, match=r"g\.json: rounds\[1\]\.taken: \"FF39\" was not offered this round \(round 2\)$"):
+        parse_game(game([{"offered": ["FF39"], "taken": None}, {"offered": ["FF08"], "taken": "FF39"}]), "g.json")
+
+
+def test_a_taken_machine_the_catalogue_lacks_is_named_unknown_not_unoffered():
+    with pytest.raises(DocumentError, match=r"rounds\[0\]\.taken: unknown machine id \"FF99\" \(round 1\)"):
+        parse_game(game([{"offered": ["FF39"], "taken": "FF99"}]), "g.json")
+
+
 def test_unknown_round_key_is_an_error():
     with pytest.raises(DocumentError, match=r"g\.json: rounds\[0\]\.takne: unknown key"):
         parse_game(game([{"offered": ["FF39"], "takne": "FF39"}]), "g.json")

@@ -104,7 +104,7 @@ def _offer(doc: dict, t: int, offered: list[str]) -> None:
     (lambda d: d.update(start_money=10**40), "start_money: expected an integer from 1 to 10000"),
     (lambda d: d.update(start_money=0), "start_money: expected an integer from 1 to 10000, got 0"),
     (lambda d: _offer(d, 0, ["FF39", "FF39"]), "rounds[0].offered[1]: machine FF39 is offered twice in this round"),
-    (lambda d: _offer(d, 1, ["FF08", "FF39"]), "rounds[1].offered[1]: machine FF39 is offered in rounds[0] and rounds[1]"),
+    (lambda d: _offer(d, 1, ["FF08", "FF39"]), "rounds[1].offered[1]: machine FF39 is offered in rounds 1 and 2"),
 ])
 @pytest.mark.parametrize("command", [["replay"], ["plan", "--time-limit", "1"], ["analyze", "--time-limit", "1"]])
 def test_bad_games(tmp_path, change, needle, command):
