@@ -6,9 +6,8 @@ computation that may run for minutes rather than after it.
 """
 from __future__ import annotations
 
-import os
-
 import math
+import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -54,14 +53,19 @@ def _unwritable(path: Path, make_parents: bool) -> str | None:
             return exc.strerror or str(exc)
     if not path.parent.is_dir():
         return f"directory '{path.parent}' does not exist"
-    existed = path.exists()
+    if path.exists() and not path.is_file():
+        # a FIFO or a device: opening it to try would be the write its reader waits for (QA: a FIFO's reader got
+        # end-of-file from the probe, and the real write then hung with no reader)
+        return None if os.access(path, os.W_OK) else "permission denied"
+    target = path.resolve()   # a link to no file yet is written through, as a link to a file is (QA: the probe
+    existed = target.exists()  # created the target, then unlinked the link, which the write made a plain file)
     try:
-        with path.open("a", encoding="utf-8"):
+        with target.open("a", encoding="utf-8"):
             pass
     except OSError as exc:
         return exc.strerror or str(exc)
     if not existed:
-        path.unlink(missing_ok=True)
+        target.unlink(missing_ok=True)
     return None
 
 

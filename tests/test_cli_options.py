@@ -154,6 +154,31 @@ def test_unwritable_outputs_are_rejected_before_any_work(tmp_path, command, opti
                          "does not exist")
 
 
+def test_an_output_through_a_link_to_no_file_yet_is_written_through_the_link(tmp_path):
+    """QA: `show L --svg dangling.svg` made the link a plain file and left an empty file at its target."""
+    (tmp_path / "drawing.svg").symlink_to(tmp_path / "target.svg")
+    result = CliRunner().invoke(main, ["show", ROUND2, "--svg", str(tmp_path / "drawing.svg")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "drawing.svg").is_symlink() and "<svg" in (tmp_path / "target.svg").read_text()
+
+
+def test_a_fifo_as_an_output_is_not_opened_to_try_it(tmp_path):
+    """QA: the writability probe opened and closed a FIFO, so its reader saw end-of-file and left, and the real
+    write then waited for a reader forever. (Opening a FIFO with no reader blocks: the probe must not.)"""
+    import os
+    import threading
+
+    from models.clickopts import _unwritable
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    answers: list = []
+    probe = threading.Thread(target=lambda: answers.append(_unwritable(fifo, False)), daemon=True)
+    probe.start()
+    probe.join(5)
+    assert answers == [None]
+
+
 def test_bench_checker_never_writes_its_summary_over_its_csv(tmp_path):
     """QA: `--out x.md` printed "wrote x.md and x.md": the summary, written beside the CSV, replaced it."""
     one_line_usage_error(["bench-checker", "--layouts", "2", "--runs", "1", "--out", str(tmp_path / "x.md")],
