@@ -96,7 +96,8 @@ class FactoryfunGroup(CheckedGroup):
         if args is not None:
             clock.restart()
         plain_where_unicode_cannot_go(sys.stdout, sys.stderr)
-        return super().main(args, *rest, **kwargs)
+        with outliving_its_reader():
+            return super().main(args, *rest, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.LAZY})
@@ -128,10 +129,6 @@ class FactoryfunGroup(CheckedGroup):
             leave_quietly()
 
     def invoke(self, ctx: click.Context) -> Any:
-        with outliving_its_reader():
-            return self._invoke(ctx)
-
-    def _invoke(self, ctx: click.Context) -> Any:
         try:
             try:
                 return super().invoke(ctx)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import shutil
 import sys
 from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn
@@ -23,8 +24,12 @@ BROKEN_PIPE_EXIT = 141
 
 def silence_stdout() -> None:
     """Point stdout at /dev/null, so Python's last flush cannot fail again after a write to it failed."""
+    _silence(1)
+
+
+def _silence(descriptor: int) -> None:
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    os.dup2(devnull, descriptor)
 
 
 def leave_quietly() -> NoReturn:
@@ -34,28 +39,44 @@ def leave_quietly() -> NoReturn:
 
 
 class _ReaderSafe:
-    """Standard output that outlives its reader: the first write or flush to meet a closed pipe points the
-    stream at /dev/null and records it, where it used to end the command on the spot."""
+    """A standard stream that outlives its reader: the first write or flush to fail (a closed pipe, a full disk)
+    points the descriptor at /dev/null and records why, where it used to end the command on the spot.
 
-    def __init__(self, stream: Any) -> None:
-        self.stream, self.gone = stream, False
+    A stream Python found closed at start-up (`>&-`: sys.stdout is None) counts as a reader gone from the start
+    (QA: a traceback, exit 1, and no --out written)."""
+
+    def __init__(self, stream: Any, descriptor: int) -> None:
+        self.descriptor = descriptor
+        self.failure: OSError | None = None
+        if stream is None:
+            stream, self.failure = open(os.devnull, "w", encoding="utf-8"), BrokenPipeError()
+        self.stream = stream
+
+    @property
+    def gone(self) -> bool:
+        """Whether its reader left (a closed pipe or descriptor), as opposed to a disk that filled."""
+        return isinstance(self.failure, BrokenPipeError)
 
     def write(self, text: str) -> int:
         try:
             return self.stream.write(text)
-        except BrokenPipeError:
-            self._left()
+        except OSError as failure:
+            self._failed(failure)
             return len(text)
 
     def flush(self) -> None:
         try:
             self.stream.flush()
-        except BrokenPipeError:
-            self._left()
+        except OSError as failure:
+            self._failed(failure)
 
-    def _left(self) -> None:
-        self.gone = True
-        silence_stdout()
+    def _failed(self, failure: OSError) -> None:
+        self.failure = self.failure or failure
+        _silence(self.descriptor)
+        try:
+            self.stream.flush()   # (what the failed write left in the buffer goes to /dev/null, not to exit)
+        except OSError:
+            pass
 
     def __getattr__(self, name: str) -> Any:   # (isatty, fileno, encoding...: the stream's own)
         return getattr(self.stream, name)
@@ -63,25 +84,35 @@ class _ReaderSafe:
 
 @contextmanager
 def outliving_its_reader() -> Iterator[None]:
-    """Run a command whose output's reader may leave (`| head -1`): the rest of its output goes nowhere, its
-    files are still written, and it then exits with BROKEN_PIPE_EXIT (its own exit 0 or 1 would read as a
-    verdict; an error's 2 and an interrupt's 130 stand).
+    """Run a command whose output's reader may leave (`| head -1`) or whose disk may fill: the rest of that
+    output goes nowhere, the command's files are still written, and it then exits with BROKEN_PIPE_EXIT for a
+    reader gone (its own exit 0 or 1 would read as a verdict; an error's 2 and an interrupt's 130 stand), or
+    with 2 and one line for a standard output that could not be written. A standard error that could not be
+    written costs only its messages.
 
     QA: `solve --out a.json --svg a.svg | head -1` exited 141 at the result's second line and wrote
-    neither file, losing the whole search.
+    neither file, losing the whole search; `solve ... 2>&1 >/dev/null | head -1` (standard error's reader
+    gone) did the same at the first progress line, and `2>/dev/full` ended in a traceback.
     """
-    safe = _ReaderSafe(sys.stdout)
-    sys.stdout = safe
+    out, err = _ReaderSafe(sys.stdout, 1), _ReaderSafe(sys.stderr, 2)
+    sys.stdout, sys.stderr = out, err
+    code: Any = None
     try:
         yield
     except SystemExit as leaving:
-        if safe.gone and leaving.code in (None, 0, 1):
-            raise SystemExit(BROKEN_PIPE_EXIT) from None
-        raise
+        code = leaving.code
     finally:
-        sys.stdout = safe.stream
-    if safe.gone:
+        sys.stdout, sys.stderr = out.stream, err.stream
+    if (out.gone or err.gone) and code in (None, 0, 1):
         raise SystemExit(BROKEN_PIPE_EXIT)
+    if out.failure is not None and not out.gone and code in (None, 0, 1):
+        try:
+            print(f"error: standard output: cannot write: {out.failure.strerror or out.failure}", file=sys.stderr)
+        except (OSError, ValueError, AttributeError):   # (standard error gone as well: the exit code says it)
+            pass
+        raise SystemExit(2)
+    if code is not None:
+        raise SystemExit(code)
 
 
 #: the drawings' and messages' glyphs in plain ASCII, for a terminal whose encoding has no room for them
@@ -135,6 +166,8 @@ class Terminal(Console):
         super().__init__(**options)
         if "width" not in options and not self.is_terminal and "COLUMNS" not in os.environ:
             self.width = PIPED_WIDTH
+        elif self.width < 1:   # (QA: COLUMNS=0 printed nothing at all, verdicts and results included)
+            self.width = shutil.get_terminal_size((PIPED_WIDTH, 24)).columns if self.is_terminal else PIPED_WIDTH
         if options.get("stderr") and not self.is_terminal:
             self.soft_wrap = True
 

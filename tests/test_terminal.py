@@ -151,3 +151,67 @@ def test_a_terminal_that_cannot_print_unicode_gets_the_drawing_in_ascii(args, en
     assert ended.stdout.isascii() if encoding == "ascii" else ended.stdout.decode(encoding)
     if args[0] == "check":
         assert b"+--->2 FF29" in ended.stdout and b"|" in ended.stdout
+
+
+def _solve_writing(out, **streams):
+    """`factoryfun solve ... --out OUT` with the given standard streams (subprocess.run's keywords)."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "import cli; cli.main()", "solve", "--board", "classic-A",
+                           "--machines", "FF39", "--time-limit", "5", "--workers", "1", "--out", str(out)],
+                          cwd=os.path.dirname(cli.__file__), **streams)
+
+
+def _solved(out) -> bool:
+    return check_layout(parse_layout(json.loads(out.read_text()), str(out))).legal
+
+
+def test_a_solve_whose_standard_error_reader_left_still_writes_its_file_then_exits_141(tmp_path):
+    """QA: `solve ... 2>&1 >/dev/null | head -1` exited 141 at the first progress line, before any search."""
+    import subprocess
+    import sys
+
+    reader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.close()"], stdin=subprocess.PIPE)
+    reader.wait()
+    ended = _solve_writing(tmp_path / "a.json", stdout=subprocess.DEVNULL, stderr=reader.stdin)
+    reader.stdin.close()
+    assert ended.returncode == BROKEN_PIPE_EXIT and _solved(tmp_path / "a.json")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_under_standard_error_costs_only_the_messages(tmp_path):
+    """QA: `solve ... 2>/dev/full` stopped before searching, wrote nothing, and exited 1 after a traceback."""
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        ended = _solve_writing(tmp_path / "a.json", stdout=subprocess.DEVNULL, stderr=full)
+    assert ended.returncode == 0 and _solved(tmp_path / "a.json")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_a_full_disk_under_standard_output_still_writes_the_out_file_then_says_so(tmp_path):
+    import subprocess
+
+    with open("/dev/full", "w") as full:
+        ended = _solve_writing(tmp_path / "a.json", stdout=full, stderr=subprocess.PIPE, text=True)
+    assert ended.returncode == 2 and _solved(tmp_path / "a.json")
+    assert ended.stderr.splitlines()[-1] == "error: standard output: cannot write: No space left on device"
+
+
+def test_a_closed_standard_output_is_a_reader_gone_from_the_start(tmp_path):
+    """QA: with `>&-` (Python's sys.stdout None) every command ended in a traceback and exit 1, which `check`
+    means as "illegal", and `solve --out` wrote nothing."""
+    import subprocess
+
+    ended = _solve_writing(tmp_path / "a.json", stderr=subprocess.PIPE, preexec_fn=lambda: os.close(1))
+    assert ended.returncode == BROKEN_PIPE_EXIT and b"Traceback" not in ended.stderr
+    assert _solved(tmp_path / "a.json")
+
+
+def test_a_terminal_width_of_zero_columns_is_not_taken_at_its_word(monkeypatch):
+    """QA: COLUMNS=0 printed nothing at all, the verdicts included."""
+    monkeypatch.setenv("COLUMNS", "0")
+    printed = io.StringIO()
+    Terminal(file=printed).print("legal")
+    assert printed.getvalue() == "legal\n"
