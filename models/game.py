@@ -77,9 +77,8 @@ class Game:
                 entry["last_pick"] = True
             if r.first_pick:
                 entry["first_pick"] = True
-            if r.layout is not None:
-                body = r.layout.to_dict()
-                entry["layout"] = {"machines": body["machines"], "tiles": body["tiles"]}
+            if r.layout is not None:   # a whole layout document, so a round copied out is one `check` reads (QA)
+                entry["layout"] = r.layout.to_dict()
             rounds.append(entry)
         doc["rounds"] = rounds
         if result is not None:

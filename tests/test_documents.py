@@ -378,3 +378,23 @@ def test_a_puzzle_file_read_as_a_layout_and_a_boards_file_read_as_a_puzzle_are_n
         load_layout(INSTANCES / "puzzles" / "three-machines.json")
     with pytest.raises(DocumentError, match=re.escape("puzzle: a boards file with no puzzle block, not a puzzle file")):
         load_puzzle(INSTANCES / "boards" / "factory-fun.json")
+
+
+@pytest.mark.parametrize("game_path", [EXAMPLES / "rulebook-game.json", Path(__file__).parent / "data" / "analysis-funner-played.json"])
+def test_a_written_games_round_layouts_are_layout_documents_check_reads(game_path):
+    """QA: a plan's round layout copied into a file of its own was "board: missing key" for `check`; FORMATS.md
+    calls it the full layout after the round."""
+    game = load_game(game_path)
+    written = json.loads(json.dumps(game.to_dict()))
+    laid = [(r, entry["layout"]) for r, entry in zip(game.rounds, written["rounds"]) if "layout" in entry]
+    assert laid
+    for played, document in laid:
+        assert parse_layout(document, str(game_path)) == played.layout
+    assert load_game_from(written) == written
+
+
+def load_game_from(document: dict) -> dict:
+    """The document read back and written again."""
+    from models.game import parse_game
+
+    return parse_game(document, "game.json").to_dict()
