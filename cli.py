@@ -438,13 +438,15 @@ def sequence() -> None:
 @click.option("--rounds", type=click.IntRange(min=1), default=None,
               help="Rounds (default, and most: the ruleset's; fewer make the first rounds of a game).")
 @click.option("--solo", is_flag=True, help="One machine offered a round: take it or leave it (not with --players).")
+@click.option("--specials", is_flag=True, help="Deal the catalogue's special machines too (Funner's FN32, FN33, FN45: "
+              "a variant; the rulebook deals the other 45).")
 @click.option("--board", "board_id", default=None, help="Board id (default: the ruleset's first board, classic-A for factory-fun).")
 @RULESET_OPTION
 @CATALOG_OPTION
 @BOARDS_OPTION
 @output_option("--out", "out_path", help="Write the sequence here (default: print it).")
-def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bool, board_id: str | None,
-                    ruleset_id: str, catalog_path, boards_path, out_path: str | None) -> None:
+def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bool, specials: bool,
+                    board_id: str | None, ruleset_id: str, catalog_path, boards_path, out_path: str | None) -> None:
     """A random sequence dealt as in the real game (a game document without taken/layout)."""
     from models.board import load_boards
     from models.catalog import load_catalog
@@ -462,7 +464,7 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
         raise click.BadParameter(f"unknown board {spelled(board_id)} (known: {', '.join(known)})", param_hint="--board")
     try:
         document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed,
-                                   players or DEFAULT_PLAYERS, rounds, solo)
+                                   players or DEFAULT_PLAYERS, rounds, solo, specials)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if out_path:

@@ -41,6 +41,9 @@ class Machine:
     income: int
     bonus_supply: str | None  # a colour, "any", or None
     ports: tuple[PortSpec, ...]
+    #: one of the box's extra tiles, not in the deal unless asked (Funner's three special machines: its rulebook
+    #: shuffles "all 45 machines" and lists the three among the additional components)
+    special: bool = False
 
     @property
     def inputs(self) -> tuple[PortSpec, ...]:
@@ -75,7 +78,8 @@ def catalog_document(catalog: Catalog) -> dict:
     `factoryfun catalog --json` output works as `--catalog FILE`."""
     return {"ruleset": catalog.ruleset, "machines": [
         {"id": m.id, "name": m.name, "name_certain": m.name_certain, "income": m.income, "bonus_supply": m.bonus_supply,
-         "ports": [{"at": p.at, "kind": p.kind, "colors": list(p.colors), "amount": p.amount} for p in m.ports]}
+         "ports": [{"at": p.at, "kind": p.kind, "colors": list(p.colors), "amount": p.amount} for p in m.ports],
+         **({"special": True} if m.special else {})}
         for m in catalog.machines.values()]}
 
 
@@ -118,7 +122,7 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
     machines: dict[str, Machine] = {}
     for i, raw in enumerate(expect(source, "machines", document["machines"], list, "a list")):
         key = f"machines[{i}]"
-        require_keys(source, key, raw, {"id", "income", "ports"}, {"name", "name_certain", "bonus_supply"})
+        require_keys(source, key, raw, {"id", "income", "ports"}, {"name", "name_certain", "bonus_supply", "special"})
         machine_id = expect_plain_id(source, f"{key}.id", raw["id"])
         if machine_id in machines:
             raise DocumentError(source, f"{key}.id", f"duplicate machine id {as_json(machine_id)}")
@@ -144,6 +148,7 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
             income=expect_int_in(source, f"{key}.income", raw["income"], 0, MAX_INCOME, "an integer income"),
             bonus_supply=bonus,
             ports=ports,
+            special=expect(source, f"{key}.special", raw.get("special", False), bool, "true or false"),
         )
     if not machines:
         raise DocumentError(source, "machines", "lists no machines")

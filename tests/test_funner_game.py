@@ -182,3 +182,42 @@ def test_a_first_pick_not_built_at_the_money_floor_still_shows_its_token():
     second = result.rounds[1]
     assert (second.built, second.penalty, second.money) == (False, 1, 1)
     assert (second.first_pick_fee, second.penalty_alone, second.penalty_floored) == (1, 0, True)
+
+
+SPECIALS = {"FN32", "FN33", "FN45"}
+
+
+def _dealt(players: int, seed: int, specials: bool = False) -> set[str]:
+    from models.catalog import load_catalog
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    funner = get_ruleset("factory-funner")
+    document = random_sequence(funner, load_catalog(funner), "A", seed, players=players, specials=specials)
+    return {machine for entry in document["rounds"] for machine in entry["offered"]}
+
+
+def test_the_deal_leaves_the_three_special_machines_in_the_box_as_the_rulebook_does():
+    """Seed 002 shuffles "all 45 machines" and lists the 3 special tiles among the additional components
+    (QA: every FN id, specials included, turned up in 20 deals)."""
+    assert all(not _dealt(5, seed) & SPECIALS for seed in range(20))
+    assert len(_dealt(5, 0)) == 40
+    assert any(_dealt(5, seed, specials=True) & SPECIALS for seed in range(20))
+
+
+def test_six_funner_players_need_the_specials_as_the_rulebook_has_five_boards():
+    import pytest
+
+    with pytest.raises(ValueError, match=r"48 machines; the catalogue deals 45 \(3 special machines left out: --specials"):
+        _dealt(6, 1)
+    assert _dealt(6, 1, specials=True) >= SPECIALS
+
+
+def test_the_special_mark_survives_the_catalogue_written_and_read_back():
+    from models.catalog import catalog_document, load_catalog, parse_catalog
+    from models.rulesets import get_ruleset
+
+    funner = get_ruleset("factory-funner")
+    catalog = load_catalog(funner)
+    assert {m.id for m in catalog.machines.values() if m.special} == SPECIALS
+    assert parse_catalog(catalog_document(catalog), funner, "again.json").machines == catalog.machines

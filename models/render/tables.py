@@ -20,7 +20,8 @@ def machine_table(machines: Iterable[Machine], title: str) -> Table:
     for column in ("id", "name", "income", "inputs", "output", "bonus"):
         table.add_column(column, justify="right" if column == "income" else "left")
     for m in machines:
-        table.add_row(m.id, m.display_name, str(m.income), ", ".join(_port_text(p) for p in m.inputs),
+        name = f"{m.display_name} (special)" if m.special else m.display_name   # (dealt only with --specials)
+        table.add_row(m.id, name, str(m.income), ", ".join(_port_text(p) for p in m.inputs),
                       ", ".join(_port_text(p) for p in m.outputs), m.bonus_supply or "")
     return table
 
