@@ -29,7 +29,8 @@ def random_sequence(ruleset: Ruleset, catalog: Catalog, board_id: str, seed: int
         left_out = len(catalog.machines) - len(deck)
         aside = f" ({counted(left_out, 'special machine')} left out: --specials deals them)" if left_out else ""
         raise ValueError(f"{counted(rounds, 'round')} x {counted(offered_per_round, 'offer')} need "
-                         f"{counted(needed, 'machine')}; the catalogue deals {len(deck)}{aside}")
+                         f"{counted(needed, 'machine')}; the catalogue {'deals' if left_out else 'has'} "
+                         f"{len(deck)}{aside}")
     random.Random(seed).shuffle(deck)
     return {
         "ruleset": ruleset.id,
