@@ -57,8 +57,11 @@ def _unwritable(path: Path, make_parents: bool) -> str | None:
         # a FIFO or a device: opening it to try would be the write its reader waits for (QA: a FIFO's reader got
         # end-of-file from the probe, and the real write then hung with no reader)
         return None if os.access(path, os.W_OK) else "permission denied"
-    target = path.resolve()   # a link to no file yet is written through, as a link to a file is (QA: the probe
-    existed = target.exists()  # created the target, then unlinked the link, which the write made a plain file)
+    try:   # a link to no file yet is written through, as a link to a file is (QA: the probe created the target,
+        target = path.resolve()   # then unlinked the link, which the write made a plain file)
+    except (RuntimeError, OSError):   # (Python's "Symlink loop": QA, a traceback)
+        return "too many levels of symbolic links"
+    existed = target.exists()
     try:
         with target.open("a", encoding="utf-8"):
             pass
@@ -116,7 +119,10 @@ def _identity(path: str) -> object:
     try:
         status = os.stat(path)
     except OSError:
-        return Path(path).resolve()
+        try:
+            return Path(path).resolve()
+        except RuntimeError:   # a link to itself (Python's "Symlink loop"): no file, so no other name for it
+            return os.path.abspath(path)
     return status.st_dev, status.st_ino
 
 

@@ -323,7 +323,10 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
         own = _parse_options(source, prefix + "options", raw["options"], context.ruleset)
         if options is not None and with_defaults(own) != with_defaults(options):
             # (QA: a round's diagonal option let that round play a tile the game's options forbid)
-            raise DocumentError(source, prefix + "options", "does not match the game's options")
+            mine, games = with_defaults(own), with_defaults(options)
+            name = next(name for name in mine if mine[name] != games[name])
+            raise DocumentError(source, f"{prefix}options.{name}", f"{as_json(mine[name])} does not match the "
+                                f"game's {as_json(games[name])}")
         options = own if options is None else options
     machines = []
     for i, m in enumerate(expect(source, prefix + "machines", raw["machines"], list, "a list")):

@@ -48,8 +48,10 @@ class _ReaderSafe:
     def __init__(self, stream: Any, descriptor: int) -> None:
         self.descriptor = descriptor
         self.failure: OSError | None = None
-        if stream is None:
-            stream, self.failure = open(os.devnull, "w", encoding="utf-8"), BrokenPipeError()
+        if stream is None:   # (standard error closed is a reader of nothing: it costs only the messages, as a
+            # full one does; QA: `check x.json 2>&-` exited 141, its verdict lost)
+            stream = open(os.devnull, "w", encoding="utf-8")
+            self.failure = BrokenPipeError() if descriptor == 1 else None
         self.stream = stream
 
     @property
@@ -116,12 +118,16 @@ def outliving_its_reader() -> Iterator[None]:
 
 
 #: the drawings' and messages' glyphs in plain ASCII, for a terminal whose encoding has no room for them
-#: (QA: `PYTHONIOENCODING=ascii factoryfun solve ...` ended in a UnicodeEncodeError); anything else becomes "?"
+#: (QA: `PYTHONIOENCODING=ascii factoryfun solve ...` ended in a UnicodeEncodeError); anything else (a file
+#: name's é) is escaped as standard error escapes it: \xe9
 ASCII_GLYPHS = {
     **dict.fromkeys("━─", "-"), **dict.fromkeys("┃│", "|"), **dict.fromkeys("┏┓┗┛┣┫┳┻╋", "+"),
-    "╲": "\\", "╱": "/", "╳": "X", "→": ">", "←": "<", "↑": "^", "↓": "v", "↗": "/", "↙": "/", "↘": "\\",
-    "↖": "\\", "…": "...", "•": "*", "●": "o", "▓": "#", "░": ":", "·": ".", "–": "-", "—": "-", "≤": "<=",
-    "≥": ">=", "×": "x",
+    "╲": "\\", "╱": "/", "╳": "X", "→": ">", "←": "<", "↑": "^", "↓": "v", "•": "*", "●": "o", "▓": "#",
+    "░": ":", "·": ".", "–": "-", "—": "-", "≤": "<=", "≥": ">=", "×": "x",
+    # a hex port's diagonal arrow by its up or down half: where it is drawn names the side, the glyph says in or
+    # out (QA: "/" for both ↗ and ↙ drew an input and an output alike)
+    **dict.fromkeys("↗↖", "^"), **dict.fromkeys("↙↘", "v"),
+    "…": "~",   # (one column, as rich counts it when it cuts a table's cell: "..." pushed the columns apart)
 }
 PLAIN_ERRORS = "factoryfun-plain"
 
@@ -131,7 +137,8 @@ def _plain(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
     stretch = error.object[error.start:error.end]
-    return "".join(ASCII_GLYPHS.get(glyph, "?") for glyph in stretch), error.end
+    return "".join(ASCII_GLYPHS.get(glyph) or glyph.encode("ascii", "backslashreplace").decode("ascii")
+                   for glyph in stretch), error.end
 
 
 codecs.register_error(PLAIN_ERRORS, _plain)
@@ -156,6 +163,10 @@ def plain_where_unicode_cannot_go(*streams: Any) -> None:
 PIPED_WIDTH = 120
 
 
+#: the fewest columns a COLUMNS setting may give: fewer is taken as unset (the tables' text had no room at all)
+NARROWEST = 20
+
+
 class Terminal(Console):
     """A rich console that leaves with BROKEN_PIPE_EXIT when its reader goes away, and is PIPED_WIDTH wide
     when it writes to a file or pipe (a terminal keeps its own width; COLUMNS still wins). Standard error
@@ -166,7 +177,7 @@ class Terminal(Console):
         super().__init__(**options)
         if "width" not in options and not self.is_terminal and "COLUMNS" not in os.environ:
             self.width = PIPED_WIDTH
-        elif self.width < 1:   # (QA: COLUMNS=0 printed nothing at all, verdicts and results included)
+        elif self.width < NARROWEST:   # (QA: COLUMNS=0 printed nothing at all, 5 tables without a letter)
             self.width = shutil.get_terminal_size((PIPED_WIDTH, 24)).columns if self.is_terminal else PIPED_WIDTH
         if options.get("stderr") and not self.is_terminal:
             self.soft_wrap = True

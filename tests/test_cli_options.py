@@ -344,3 +344,12 @@ def test_a_command_called_with_its_own_arguments_counts_its_time_from_the_call(m
     assert CliRunner().invoke(main, ["catalog"]).exit_code == 0
     left = clock.time_left(2.0)
     assert left >= 2.0 - (time.monotonic() - called)   # (not "> 1.9": a busy machine took 0.1 s over the call)
+
+
+def test_a_link_to_itself_is_one_line_as_input_or_output(tmp_path):
+    """QA: `check l8` (l8 -> l8) ended in a traceback and exit 1, which `check` means as "illegal"."""
+    loop = tmp_path / "l8"
+    loop.symlink_to(loop)
+    for args in (["check", str(loop)], ["show", ROUND2, "--svg", str(loop)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and "symbolic links" in result.output, result.output

@@ -259,7 +259,7 @@ def test_a_number_offered_is_a_type_error_naming_the_key():
      r"taken \(no `taken`\)"),
     (lambda rounds: rounds[0].update(taken=None, layout={"machines": [], "tiles": [],
                                                          "options": {"diagonal_intersection": True}}),
-     r"rounds\[0\]\.layout\.options: does not match the game's options"),
+     r"rounds\[0\]\.layout\.options\.diagonal_intersection: true does not match the game's false \(round 1\)"),
     # QA: read as "took nothing", then blamed as "the layout changed in a round that adds no machine"
     (lambda rounds: rounds[0].update(layout={"machines": [{"id": rounds[0]["offered"][0], "cell": [4, 4],
                                                            "rotation": 0}], "tiles": []}),

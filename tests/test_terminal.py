@@ -215,3 +215,37 @@ def test_a_terminal_width_of_zero_columns_is_not_taken_at_its_word(monkeypatch):
     printed = io.StringIO()
     Terminal(file=printed).print("legal")
     assert printed.getvalue() == "legal\n"
+
+
+def test_a_closed_standard_error_costs_only_the_messages(tmp_path):
+    """QA: `check legal.json 2>&-` exited 141, as if a reader had left, and lost its verdict."""
+    import subprocess
+    import sys
+
+    ended = subprocess.run([sys.executable, "-c", "import cli; cli.main()", "check",
+                            "instances/examples/illegal-loose-end-splitter.json"], stdout=subprocess.DEVNULL,
+                           cwd=os.path.dirname(cli.__file__), preexec_fn=lambda: os.close(2))
+    assert ended.returncode == 1
+
+
+@pytest.mark.parametrize("width", ["5", "1"])
+def test_a_terminal_too_narrow_for_any_text_is_not_taken_at_its_word(monkeypatch, width):
+    """QA: COLUMNS=5 printed the score table as empty boxes, COLUMNS=1 every title one letter a line."""
+    monkeypatch.setenv("COLUMNS", width)
+    printed = io.StringIO()
+    Terminal(file=printed).print("illegal: a.json")
+    assert printed.getvalue() == "illegal: a.json\n"
+
+
+def test_the_ascii_stand_ins_keep_in_and_out_apart_and_columns_in_place():
+    """QA: ↗ and ↙ (a hex input and output on one diagonal) were both "/", and a cut cell's "…" became three
+    columns, pushing a table's borders apart; a file name's é became "?" where standard error wrote it whole."""
+    from models.terminal import PLAIN_ERRORS
+
+    def plain(text: str) -> str:
+        return text.encode("ascii", PLAIN_ERRORS).decode("ascii")
+
+    assert plain("↗2 2↙ ↖1 1↘") == "^2 2v ^1 1v"
+    assert len(plain("| Accel… |")) == len("| Accel… |")
+    assert plain("ill_é.json") == "ill_\\xe9.json"
+    assert "·".encode("latin-1", PLAIN_ERRORS) == b"\xb7"   # (what the encoding has, it keeps)
