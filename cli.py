@@ -369,7 +369,9 @@ def _replay_table(result, width: int | None = None, title: str = "replay") -> Ta
 def _penalty_cell(r) -> str:
     """A round's penalty as the replay table shows it: none for a machine that was the last pick (QA: a blank
     cell, where analyze said why)."""
-    floored = " (money at 1)" if r.penalty_floored else ""   # (QA: a waived penalty was a blank, no reason given)
+    # (QA: a waived penalty was a blank, no reason given; then "(money at 1)" beside money -2, an illegal
+    # rebuild's cost having taken it under 1 before the penalty)
+    floored = (" (money at 1)" if r.money >= 1 else " (money under 1)") if r.penalty_floored else ""
     if r.penalty_alone:
         return f"-{r.penalty_alone}{floored}"
     if r.taken is not None and not r.built and r.last_pick:

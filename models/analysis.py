@@ -383,7 +383,9 @@ def unbuilt(r: RoundReport) -> str:
     if r.last_pick:
         return "not built (last pick)"
     # (QA: a penalty the money floor waived showed as a blank, where a player expected -5)
-    return "not built (the penalty stops at money 1)" if r.penalty_floored else "not built"
+    if r.penalty_floored:
+        return "not built (the penalty stops at money 1)" if r.money >= 1 else "not built (money already under 1)"
+    return "not built"
 
 
 def money_moves(r: RoundReport) -> list[tuple[str, int]]:

@@ -96,7 +96,7 @@ def time_limit_option(default: float, help: str) -> Decorator:
 
 def workers_option() -> Decorator:
     return click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=2, show_default=True,
-                        help="Worker processes (CP-SAT threads).")
+                        help="Search processes (CP-SAT threads); a bound may work in one more beside them.")
 
 
 #: the search's phases stop on the clock, so a seed fixes its choices but not where a phase ends (QA: two runs

@@ -301,6 +301,10 @@ def _summary(result: StaticResult, ids: list[str] = ()) -> Table:
     return table
 
 
+#: what `resolve_context` names as the source of solve's board and ruleset: its options, not a file
+OPTIONS_SOURCE = "--board/--ruleset"
+
+
 @click.command("solve", cls=CheckedCommand)
 @click.option("--board", "board_id", required=True, help="Board id, e.g. classic-A.")
 @click.option("--machines", help="Comma-separated machine ids, e.g. FF40,FF12,FF07.")
@@ -320,12 +324,21 @@ def _summary(result: StaticResult, ids: list[str] = ()) -> Table:
 @output_option("--out", "out_path", help="Write the layout document with its result.")
 @output_option("--svg", "svg_path", help="Write the layout as SVG.")
 @json_option("Print the layout document with its result as JSON (FORMATS.md).")
+@click.option("--show/--no-show", "show_layout", default=True,
+              help="Draw the layout under the result.")   # (as replay and plan can; QA: solve could not)
 def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_path, objective, optional,
-          time_limit, workers, seed, hint_path, fixed_path, diagonal, out_path, svg_path, as_json) -> None:
+          time_limit, workers, seed, hint_path, fixed_path, diagonal, out_path, svg_path, as_json,
+          show_layout) -> None:
     """Find the most profitable (or cheapest) legal factory for a set of machines."""
     if optional and objective == "cost":
         raise click.UsageError("--optional goes with --objective profit")
-    context = resolve_context("--board/--ruleset", ruleset_id, board_id, catalog_path, boards_path)
+    try:
+        context = resolve_context(OPTIONS_SOURCE, ruleset_id, board_id, catalog_path, boards_path)
+    except DocumentError as exc:   # (a --catalog or --boards file's own error names that file and stands)
+        if exc.source != OPTIONS_SOURCE:
+            raise
+        # QA: "--board/--ruleset: ruleset: ruleset factory-fun-2006 has no bundled machine catalogue"
+        raise click.UsageError(exc.detail) from None
     if diagonal and not context.ruleset.diagonal_available:
         raise click.UsageError(f"ruleset {ruleset_id} has no diagonal intersection tile")
     ids = _machine_list(machines, machines_file, context.catalog)
@@ -359,7 +372,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
             _err.print(INTERRUPTED_NOTE.format(what="layout"))
     else:
         _out.print(_summary(result, placed))
-        if result.layout is not None:
+        if result.layout is not None and show_layout:
             from models.render.text import print_layout
 
             print_layout(_out, result.layout)

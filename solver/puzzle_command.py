@@ -148,7 +148,7 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
     found = generate(ruleset, catalog, rows, cols, machine_count, pillars, seed, attempts, time_left(time_limit),
                      workers, most_given=most_given)
     if found is None:
-        _err.print(f"no puzzle with a unique best factory in {attempts} draws or {time_limit:g} s: try more "
+        _err.print(f"no puzzle with a unique best factory in {counted(attempts, 'draw')} or {time_limit:g} s: try more "
                    "time or attempts, fewer machines, a smaller board, or another seed")
         sys.exit(NOT_SOLVED_EXIT)
     given = f", {counted(found.given, 'tile')} given" if found.given else ""

@@ -22,6 +22,7 @@ from models.robofacture.render import caption, product_words, svg_picture, termi
 from models.stopping import held_stops
 from models.robofacture.shipping import Shipment, best_shipment, shipments
 from models.terminal import Terminal
+from models.wording import counted
 
 _out = Terminal()
 _err = Terminal(stderr=True)
@@ -253,7 +254,7 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
                                "cells apart")
     found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_limit, workers)
     if found is None:
-        _err.print(f"no puzzle with a unique best answer in {attempts} draws or {time_limit:g} s: try more "
+        _err.print(f"no puzzle with a unique best answer in {counted(attempts, 'draw')} or {time_limit:g} s: try more "
                    "attempts, fewer parts, or another seed")
         sys.exit(ILLEGAL_EXIT)
     question = json_text(found.puzzle.to_dict())

@@ -400,6 +400,27 @@ def test_a_penalty_the_money_floor_cut_says_so():
     assert unbuilt(result.rounds[0]) == "not built (the penalty stops at money 1)"
 
 
+def test_a_penalty_after_an_illegal_rebuild_took_money_under_1_does_not_say_money_at_1():
+    """QA: round 2 laid three tiles without building its machine, from money 1: "0 (money at 1)" beside money -2."""
+    from cli import _replay_table
+    from models.analysis import unbuilt
+    from models.game import parse_game
+    from models.replay import replay_game
+
+    played = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    played["start_money"] = 1
+    laid = played["rounds"][0]["layout"]
+    tiles_only = {"machines": [], "tiles": laid["tiles"]}
+    played["rounds"] = [{"offered": ["FF39"], "taken": "FF39"},
+                        {"offered": ["FF08"], "taken": "FF08", "layout": tiles_only}]
+    result = replay_game(parse_game(played, "played.json"))
+    assert result.rounds[1].money < 1
+    rows = {line.split("│")[1].strip(): [cell.strip() for cell in line.split("│")[2:-1]]
+            for line in _table_text(_replay_table(result, 140)).splitlines() if line.startswith("│")}
+    assert rows["2"][-2] == "0 (money under 1)"
+    assert unbuilt(result.rounds[1]) == "not built (money already under 1)"
+
+
 def test_a_first_pick_not_built_shows_its_token_apart_from_the_penalty(tmp_path):
     """QA: a first pick taken and not built read "penalty -3" with nothing in the tokens column."""
     from cli import _replay_table

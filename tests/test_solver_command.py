@@ -335,3 +335,18 @@ def test_an_optional_answer_names_the_machines_it_left_out():
     row = next(line for line in summary([*layout.machine_ids, "FF01"]).splitlines() if "left out" in line)
     assert row.split() == ["left", "out", "FF01", "(2", "of", "3", "placed)"]
     assert "left out" not in summary(list(layout.machine_ids))
+
+
+def test_no_show_leaves_the_drawing_out_and_the_result_in():
+    """QA: `replay` and `plan` took --no-show, `solve` refused it."""
+    shown = invoke("--board", "classic-A", "--machines", "FF39", "--time-limit", "5", "--workers", "1")
+    bare = invoke("--board", "classic-A", "--machines", "FF39", "--time-limit", "5", "--workers", "1", "--no-show")
+    assert shown.exit_code == bare.exit_code == 0
+    assert "Legend" in shown.stdout and "Legend" not in bare.stdout and "OPTIMAL" in bare.stdout
+
+
+def test_a_ruleset_without_a_catalogue_is_said_once_as_catalog_says_it():
+    """QA: "--board/--ruleset: ruleset: ruleset factory-fun-2006 has no bundled machine catalogue"."""
+    said = one_line(invoke("--ruleset", "factory-fun-2006", "--board", "classic-A", "--machines", "X1"),
+                    "pass your own with --catalog FILE")
+    assert said.startswith("error: ruleset factory-fun-2006 has no bundled machine catalogue"), said
