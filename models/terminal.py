@@ -42,8 +42,8 @@ class _ReaderSafe:
     """A standard stream that outlives its reader: the first write or flush to fail (a closed pipe, a full disk)
     points the descriptor at /dev/null and records why, where it used to end the command on the spot.
 
-    A stream Python found closed at start-up (`>&-`: sys.stdout is None) counts as a reader gone from the start
-    (QA: a traceback, exit 1, and no --out written)."""
+    A standard output Python found closed at start-up (`>&-`: sys.stdout is None) counts as a reader gone from
+    the start (QA: a traceback, exit 1, and no --out written); a closed standard error only loses the messages."""
 
     def __init__(self, stream: Any, descriptor: int) -> None:
         self.descriptor = descriptor
