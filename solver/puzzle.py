@@ -27,6 +27,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import networkx as nx
 
@@ -385,20 +386,24 @@ def _without_spare_clues(puzzle: FactoryPuzzle, board: Board, given: tuple[Tile,
 
 def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines: int, pillars: int = 2,
              seed: int = 0, attempts: int = 30, time_limit: float = 120.0, workers: int = 2,
-             most_carved: int | None = None, most_given: int = MOST_GIVEN) -> Generated | None:
+             most_carved: int | None = None, most_given: int = MOST_GIVEN,
+             report: Callable[[str], None] = lambda _line: None) -> Generated | None:
     """The first drawn puzzle whose best layout is proved optimal and, after carving, unique; None when
     `attempts` draws or the time run out first (each draw gets what is left, at most a fifth of the limit; its
     solve at most 60 % of that, the carving the rest; a unique puzzle's runner-up and rival may take what is left
-    of the whole `time_limit`)."""
+    of the whole `time_limit`). `report` hears each draw begin and, when it is dropped, why (QA: a 20 s
+    generation said nothing until its end)."""
     rng = random.Random(seed)
     start = time.monotonic()
     for attempt, share in draw_budgets(time_limit, attempts):
         question = draw(rng, ruleset, catalog, rows, cols, machines, pillars, f"puzzle-{seed}")
         drawn = time.monotonic()
+        report(f"draw {attempt}: {', '.join(question.machines)} (up to {share:.0f} s; {drawn - start:.1f}s)")
         solved = solve_static(ruleset, question.board, catalog, list(question.machines), time_limit=share * 0.6,
                               workers=workers, seed=seed)
         pass_on(solved.stop_signal)
         if solved.status != "OPTIMAL" or solved.layout is None:
+            report(f"draw {attempt} dropped: no best layout proved ({solved.status})")
             continue
         carved = carve(rng, replace(question, best=solved.objective), solved.layout,
                        share - (time.monotonic() - drawn), workers, seed,
@@ -407,4 +412,5 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
         if carved.unique:
             return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start,
                              carved.given)
+        report(f"draw {attempt} dropped: its best, {solved.objective}, has another layout as good")
     return None

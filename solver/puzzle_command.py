@@ -146,7 +146,7 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
     if machine_count > len(catalog.machines):
         raise click.UsageError(f"--machines {machine_count}: the catalogue has {len(catalog.machines)}")
     found = generate(ruleset, catalog, rows, cols, machine_count, pillars, seed, attempts, time_left(time_limit),
-                     workers, most_given=most_given)
+                     workers, most_given=most_given, report=lambda line: _err.print(line, style="dim", markup=False, highlight=False))
     if found is None:
         _err.print(f"no puzzle with a unique best factory in {counted(attempts, 'draw')} or {time_limit:g} s: try more "
                    "time or attempts, fewer machines, a smaller board, or another seed")

@@ -252,7 +252,8 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
     if premarked > room:
         raise click.UsageError(f"--premarked {premarked}: a {rows} x {cols} space has room for {room} premarked "
                                "cells apart")
-    found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_limit, workers)
+    found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_limit, workers,
+                     report=lambda line: _err.print(line, style="dim", markup=False, highlight=False))
     if found is None:
         _err.print(f"no puzzle with a unique best answer in {counted(attempts, 'draw')} or {time_limit:g} s: try more "
                    "attempts, fewer parts, or another seed")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from models.robofacture.parts import COLOURS, PLAYER_COLOURS, Part
 from models.robofacture.puzzle import Puzzle, Space
@@ -57,15 +58,27 @@ def _apart(rng: random.Random, rows: int, cols: int, count: int) -> frozenset:
 
 
 def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: int = 1, seed: int = 0,
-             attempts: int = 50, time_limit: float = 60.0, workers: int = 2) -> Generated | None:
+             attempts: int = 50, time_limit: float = 60.0, workers: int = 2,
+             report: Callable[[str], None] = lambda _line: None) -> Generated | None:
     """The first drawn puzzle whose best answer is proved unique, or None when `attempts` draws or the time
-    limit run out first (each draw gets what is left of the time, at most a fifth of it)."""
+    limit run out first (each draw gets what is left of the time, at most a fifth of it). `report` hears each
+    draw begin and, when it is dropped, why (QA: a 20 s generation said nothing until its end)."""
     rng = random.Random(seed)
     start = time.monotonic()
     for attempt, seconds in draw_budgets(time_limit, attempts):
         puzzle = draw(rng, rows, cols, parts, monominoes, premarked)
+        report(f"draw {attempt} (up to {seconds:.0f} s; {time.monotonic() - start:.1f}s)")
         answer = solve_parts(puzzle, seconds, workers, seed, unique=True)
         pass_on(answer.stop_signal)   # a designer who stops the draws wants them stopped, not the next one
         if answer.unique and answer.status == "OPTIMAL" and len(answer.puzzle.placed) >= MIN_PLACED:
             return Generated(puzzle, answer, attempt, time.monotonic() - start)
+        report(f"draw {attempt} dropped: {_why_dropped(answer)}")
     return None
+
+
+def _why_dropped(answer: RobofactureResult) -> str:
+    if answer.status != "OPTIMAL":
+        return f"no best answer proved ({answer.status})"
+    if not answer.unique:
+        return "its best answer is not the only one"
+    return f"its best answer places {len(answer.puzzle.placed)} parts, fewer than {MIN_PLACED}"

@@ -418,6 +418,9 @@ def test_generate_says_so_when_nothing_is_found():
     result = run("puzzle", "generate", "--rows", "3", "--cols", "3", "--machines", "4", "--pillars", "1",
                  "--attempts", "1", "--time-limit", "5", "--workers", "1")
     assert result.exit_code == 1 and "no puzzle with a unique best factory in 1 draw or 5 s" in result.stderr
+    # the draw is said as it begins and as it is dropped (QA: 20 s of silence, then only the verdict)
+    assert re.search(r"^draw 1: FF\d\d, FF\d\d, FF\d\d, FF\d\d \(up to \d+ s; 0\.\ds\)$", result.stderr, re.M)
+    assert re.search(r"^draw 1 dropped: ", result.stderr, re.M)
 
 
 def test_generate_refuses_more_pillars_than_the_board_has_room_for():

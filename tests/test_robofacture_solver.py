@@ -253,6 +253,10 @@ def test_generate_gives_up_with_exit_1():
     result = run("robofacture", "generate", "--rows", "2", "--cols", "2", "--parts", "2", "--monominoes", "0",
                  "--premarked", "0", "--attempts", "3", "--workers", "1")
     assert result.exit_code == 1 and "no puzzle with a unique best answer in 3 draws" in result.stderr
+    # each draw is said as it begins and as it is dropped (QA: 20 s of silence, then only the verdict)
+    said = [line for line in result.stderr.splitlines() if line.startswith("draw ")]
+    assert [line.split(" (")[0].split(":")[0] for line in said] == ["draw 1", "draw 1 dropped", "draw 2",
+                                                                    "draw 2 dropped", "draw 3", "draw 3 dropped"]
 
 
 def test_a_puzzle_and_a_layout_given_to_the_wrong_command_are_named():
