@@ -282,20 +282,25 @@ def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float, prove
     return answer, verdict, shipment
 
 
-def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed: int = 0, all_parts: bool = False,
-                unique: bool = False, progress: Progress | None = None) -> RobofactureResult:
-    """The best placement of the unplaced parts, judged by the checker; with `unique`, whether the best filling
-    is the only one as good (a puzzle designer's question)."""
-    start = time.monotonic()
+def placed_parts_verdict(puzzle: Puzzle):
+    """The checker's verdict on a puzzle's placed parts; PlacedPartsIllegal when they break a rule no part still
+    to place can mend (premarked cells in a violation may still be covered)."""
     verdict = check(puzzle)
-    # what only placed parts break stays broken; premarked cells in a violation may still be covered
     lasting = [v for v in verdict.violations if all(verdict.filling.owner.get(cell, 0) >= 0 for cell in v.cells)]
     if lasting:
         first = lasting[0]
         where = next(i for i, p in enumerate(puzzle.placed) if p.part in first.parts)
         raise PlacedPartsIllegal(f"the parts already placed break '{first.rule}': {first.message} "
                                  f"(cells {[list(c) for c in first.cells]})", f"placed[{where}]")
-    built = _build(puzzle, verdict, all_parts)
+    return verdict
+
+
+def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed: int = 0, all_parts: bool = False,
+                unique: bool = False, progress: Progress | None = None) -> RobofactureResult:
+    """The best placement of the unplaced parts, judged by the checker; with `unique`, whether the best filling
+    is the only one as good (a puzzle designer's question)."""
+    start = time.monotonic()
+    built = _build(puzzle, placed_parts_verdict(puzzle), all_parts)
     left = lambda: time_limit - (time.monotonic() - start)   # noqa: E731 - the clock, read at each stage
     keeper = _Keeper(built, progress, start)
     solver, name, stopped = solve_interruptibly(built.model, left(), workers, seed, keeper)

@@ -143,15 +143,22 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
     fewest parts. Progress on stderr; Ctrl-C stops with the best placement found so far."""
     with held_stops():
         from .command import ProgressLines
-        from .robofacture import PlacedPartsIllegal, solve_parts
+        from .robofacture import PlacedPartsIllegal, placed_parts_verdict, solve_parts
 
     puzzle = load_puzzle(puzzle_path)
     progress = ProgressLines(lambda line: _err.print(f"[dim]{line}[/]"), nothing="placement")
     try:
+        placed_parts_verdict(puzzle)   # (a space it refuses is one line, before any other)
+        # (QA: a 12 x 12 space with 60 parts said nothing for 9 s, where `solve` says at once what it is doing)
+        at_hand = len(puzzle.parts) - len(puzzle.placed)
+        _err.print(f"[dim]placing {counted(at_hand, 'part')} in a {puzzle.space.rows} x {puzzle.space.cols} space "
+                   f"({time_limit:g}s, {counted(workers, 'worker')})[/]")
         with progress:
             result = solve_parts(puzzle, time_limit, workers, seed, all_parts, unique, progress)
     except PlacedPartsIllegal as exc:
         raise DocumentError(puzzle_path, exc.key, str(exc)) from None
+    if result.shipment is not None and result.bound is not None:   # the proof's bound, which no search reported
+        progress(float(result.shipment.score), float(result.bound), result.seconds)
     document = result.puzzle.to_dict() | {"result": result.to_dict()}
     if as_json:
         _print_json(document)
