@@ -35,7 +35,7 @@ from models.errors import as_json as spelled   # (`as_json` is the commands' --j
 from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
                              plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
-from models.stopping import held_stops
+from models.stopping import Terminated, held_stops
 from models.wording import counted
 
 console = Terminal()
@@ -48,11 +48,8 @@ JSON_DOCUMENT = "Print the document as JSON (FORMATS.md)."
 JSON_REPORT = "Print the report as JSON (its keys are listed in the README)."
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (`kill`, `timeout`) where no solve handles it: the command stops as on Ctrl-C, exit 143."""
-
-
 def _terminated(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    """SIGTERM (`kill`, `timeout`) where no solve handles it: the command stops as on Ctrl-C, exit 143."""
     raise Terminated
 
 

@@ -27,3 +27,22 @@ def held_stops() -> Iterator[None]:
             signal.signal(number, handler)
     if caught:
         raise SystemExit(128 + caught[0])
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill`, `timeout`) where no solve handles it: the command stops as on Ctrl-C, exit 143."""
+
+
+def stop_for(signum: int) -> KeyboardInterrupt:
+    """The exception a stop signal ends a command with: Terminated for SIGTERM (143), else KeyboardInterrupt (130)."""
+    return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def keep_stopping() -> None:
+    """Once a stop was honoured, further stops are ignored for the rest of the command: it is already on its way
+    out, showing and writing what it found (QA: a second Ctrl-C 0.1 s after the first killed `plan` after its
+    file was written, exit -2 not 0, and `analyze` before it wrote its HTML report). Ignored by the system, not
+    by a handler of Python's, which Python's own exit sets back to the default that ends the process."""
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+

@@ -14,6 +14,7 @@ from typing import Any, Callable, TypeVar
 from ortools.sat.python import cp_model
 
 from models.layout import Layout
+from models.stopping import keep_stopping, stop_for
 
 from .model import StaticModel, layout_literals
 
@@ -168,6 +169,8 @@ class Interrupt:
     def __exit__(self, *exc) -> None:
         for number, previous in self._previous.items():
             signal.signal(number, previous)
+        if self._previous and self.flag:   # (stopped: the rest of the command only shows and writes its best)
+            keep_stopping()
         self._previous = {}
 
     def _handle(self, signum, frame) -> None:  # noqa: ARG002 - signal handler signature
@@ -194,10 +197,9 @@ class Interrupt:
 
 def pass_on(stop_signal: int | None) -> None:
     """Raise again a stop signal a finished solve caught, so a loop of solves (a puzzle generator) stops rather
-    than starting the next: the command's own handler ends it (Ctrl-C: 130, SIGTERM: 143)."""
+    than starting the next, as the command's own handler would have stopped it (Ctrl-C: 130, SIGTERM: 143)."""
     if stop_signal is not None:
-        signal.raise_signal(stop_signal)
-        raise KeyboardInterrupt
+        raise stop_for(stop_signal)
 
 
 def run(

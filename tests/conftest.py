@@ -25,3 +25,16 @@ def _fresh_cut_pool(monkeypatch):
     a relaxation's value does not depend on which tests ran first."""
     from solver import bounds
     monkeypatch.setattr(bounds, "_CUT_POOL", {})
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_as_they_were():
+    """A test whose solve was stopped leaves Ctrl-C and SIGTERM ignored, as a stopped command does for the rest
+    of its life (models/stopping.py, keep_stopping); the next test gets the handlers it would have had."""
+    import signal
+
+    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for number, handler in before.items():
+        signal.signal(number, handler)
+

@@ -947,3 +947,36 @@ def test_a_container_walled_in_by_fixed_pipes_a_crossing_can_pass_is_no_reason_f
     # the same container with reservoirs on every side the board has: no way left
     walled = make_layout(tiles=[("supply", (0, 3), "green"), ("end", (0, 2)), ("end", (1, 3)), ("output", (0, 4))])
     assert "FF29's green input can never be supplied" in unsupplied_input(walled, CATALOG, ["FF29"], ["FF29"])
+
+
+def test_a_stopped_solve_leaves_later_stops_ignored_while_the_command_shows_and_writes():
+    """QA: a second Ctrl-C 0.1 s after the first killed `plan` after its file was written (exit -2, not 0) and
+    `analyze` before it wrote its HTML report."""
+    import signal
+
+    from solver.search import Interrupt
+
+    with Interrupt() as interrupt:
+        signal.raise_signal(signal.SIGINT)
+    assert interrupt.flag
+    # ignored by the system: Python's exit sets its own handlers back to the default, which ended the process
+    assert signal.getsignal(signal.SIGINT) == signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    signal.raise_signal(signal.SIGINT)    # (the default handler would raise KeyboardInterrupt here)
+    signal.raise_signal(signal.SIGTERM)   # (and cli's would raise Terminated, the default kill the process)
+    with Interrupt() as untouched:
+        pass
+    assert not untouched.flag
+
+
+def test_a_loop_of_solves_passes_a_stop_on_as_the_signal_it_was():
+    import signal
+
+    from models.stopping import Terminated
+    from solver.search import pass_on
+
+    pass_on(None)
+    with pytest.raises(Terminated):
+        pass_on(signal.SIGTERM)
+    with pytest.raises(KeyboardInterrupt) as stopped:
+        pass_on(signal.SIGINT)
+    assert not isinstance(stopped.value, Terminated)
