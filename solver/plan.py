@@ -184,8 +184,13 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         if found is not None:
             rounds, target = found.rounds, found.final
             best = _judged_candidate(game, "search", rounds, say)
-        else:
-            best = _judged_candidate(game, "none", [r.planned(None, None) for r in game.rounds], say)
+        else:   # (QA: "no plan found (taking nothing scores 2)" above a best of the given game's 82)
+            best = _judged_candidate(game, "none", [r.planned(None, None) for r in game.rounds],
+                                     say if played is None else lambda _text: None)
+            if played is not None:
+                say(f"the search found no plan of its own; {_CANDIDATES['played']} stands ({played[0]})"
+                    if played[0] >= best[0] else f"no plan found; taking nothing scores {best[0]}, more than "
+                    f"{_CANDIDATES['played']}")
         if played is not None:   # (ties keep the search's plan)
             best = max([best, played], key=lambda item: item[0])
         if polishing and not interrupt.flag and (bound is None or best[0] < bound):

@@ -74,6 +74,16 @@ def test_a_known_game_is_where_the_search_starts_and_the_plan_is_never_below_it(
     assert starts == [None]   # (plan itself takes no game's factory)
 
 
+def test_a_search_that_found_nothing_beside_a_known_game_says_the_game_stands(monkeypatch):
+    """QA: `analyze` stopped early said "no plan found (taking nothing scores 2)" above a best of the player's 82."""
+    played = load_game(EXAMPLES_DIR / "rulebook-game.json")
+    monkeypatch.setattr(plan_module, "parallel_search", lambda *a, **kw: None)
+    said: list[str] = []
+    plan_game(played, time_limit=3, workers=1, known=played, report=said.append)
+    assert "the search found no plan of its own; the given game stands (23)" in said
+    assert not any(line.startswith("no plan found") for line in said), said
+
+
 def test_an_illegal_known_game_is_said_and_passed_over(monkeypatch):
     """QA: an illegal played game handed to plan was passed over without a word."""
     document = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
