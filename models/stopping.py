@@ -1,4 +1,5 @@
-"""Ctrl-C and SIGTERM while modules load: held until they are loaded, then the command leaves (130, 143).
+"""Ctrl-C and SIGTERM: held while modules load, then the command leaves (130, 143); the exception a stop ends a
+command with (`stop_for`); and further stops ignored once one was honoured (`keep_stopping`).
 
 Raised inside CP-SAT's or pandas's compiled start-up, the stop turned into "ImportError: initialization failed"
 and a traceback (QA, 2026-12-06: `puzzle solve` stopped 0.4 s after start; the SystemExit of cli.py's start-up
@@ -45,4 +46,3 @@ def keep_stopping() -> None:
     by a handler of Python's, which Python's own exit sets back to the default that ends the process."""
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
-
