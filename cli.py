@@ -35,7 +35,7 @@ from models.errors import as_json as spelled   # (`as_json` is the commands' --j
 from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
                              plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
-from models.stopping import Terminated, held_stops
+from models.stopping import Terminated, held_stops, keep_stopping
 from models.wording import counted
 
 console = Terminal()
@@ -137,6 +137,7 @@ class FactoryfunGroup(CheckedGroup):
             click.echo(f"error: {exc}", err=True)
             sys.exit(2)
         except KeyboardInterrupt as stop:
+            keep_stopping()   # (QA: a second signal while it left killed it: exit -2 or -15, not 130 or 143)
             click.echo("interrupted", err=True)
             sys.exit(143 if isinstance(stop, Terminated) else 130)
         except BrokenPipeError:   # (one the stdout wrapper did not see: models/terminal.py)

@@ -20,3 +20,9 @@ def with_article(noun: str) -> str:
 def ellipsized(text: str, most: int) -> str:
     """`text`, or its first `most - 1` characters and an ellipsis when it is longer than `most`."""
     return text if len(text) <= most else text[: max(0, most - 1)] + "…"
+
+
+def up_to_seconds(seconds: float) -> str:
+    """A step's share of the time, as its progress line says it: "up to 4 s", or "under a second" (QA: "up to 0 s"
+    for the last half second of a plan, and for a generator's last draws)."""
+    return f"up to {seconds:.0f} s" if seconds >= 1 else "under a second"

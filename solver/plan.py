@@ -31,6 +31,7 @@ from typing import Callable
 from models.game import Game, Round
 from models.layout import Layout
 from models.replay import ReplayResult, replay_game
+from models.wording import up_to_seconds
 
 from .background import Background
 from .bounds import TopologyBound, topology_bound
@@ -195,8 +196,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
             best = max([best, played], key=lambda item: item[0])
         if polishing and not interrupt.flag and (bound is None or best[0] < bound):
             # (QA: nothing said the step ran, nor that it found nothing, so a plan's last seconds looked idle)
-            left = start + time_limit - time.monotonic()   # (QA: "up to 0 s" for the last half second)
-            say(f"re-laying its rounds with CP-SAT ({f'up to {left:.0f} s' if left >= 1 else 'under a second'})")
+            say(f"re-laying its rounds with CP-SAT ({up_to_seconds(start + time_limit - time.monotonic())})")
             polished, replayed = polish_game(best[2], start + time_limit, workers, seed, interrupt,
                                              lambda score: better(score, 0.0))
             if replayed.final_score > best[0]:

@@ -41,6 +41,7 @@ from models.geometry import Cell
 from models.layout import Layout, Tile
 from models.puzzle import NONE_OTHER, FactoryPuzzle, Second
 from models.rulesets import Ruleset
+from models.wording import up_to_seconds
 
 from .extract import layout_from_values, prune
 from .model import StaticModel, build_static_model, fix_to_layout, layout_literals
@@ -398,7 +399,7 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
     for attempt, share in draw_budgets(time_limit, attempts):
         question = draw(rng, ruleset, catalog, rows, cols, machines, pillars, f"puzzle-{seed}")
         drawn = time.monotonic()
-        report(f"draw {attempt}: {', '.join(question.machines)} (up to {share:.0f} s; {drawn - start:.1f}s)")
+        report(f"draw {attempt}: {', '.join(question.machines)} ({up_to_seconds(share)}; {drawn - start:.1f}s)")
         solved = solve_static(ruleset, question.board, catalog, list(question.machines), time_limit=share * 0.6,
                               workers=workers, seed=seed)
         pass_on(solved.stop_signal)
@@ -412,5 +413,5 @@ def generate(ruleset: Ruleset, catalog: Catalog, rows: int, cols: int, machines:
         if carved.unique:
             return Generated(carved.puzzle, carved.answer, attempt, carved.added, time.monotonic() - start,
                              carved.given)
-        report(f"draw {attempt} dropped: its best, {solved.objective}, has another layout as good")
+        report(f"draw {attempt} dropped: its best, {solved.objective}, is not proved the only one: {carved.why_not}")
     return None

@@ -25,7 +25,7 @@ from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, o
 from models.robofacture.puzzle import Puzzle, Space
 from models.robofacture.shipping import PRODUCT_SIZES, SIDES, Shipment, base_of, best_shipment, sides_beyond
 
-from .search import solve_interruptibly
+from .search import Interrupt, solve_interruptibly
 
 #: the first stage's weight of a point of score: more than all the RG a product pays (at most 5)
 SCORE_WEIGHT = 10
@@ -300,7 +300,11 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     """The best placement of the unplaced parts, judged by the checker; with `unique`, whether the best filling
     is the only one as good (a puzzle designer's question)."""
     start = time.monotonic()
-    built = _build(puzzle, placed_parts_verdict(puzzle), all_parts)
+    verdict = placed_parts_verdict(puzzle)
+    with Interrupt() as building:   # (a big space takes seconds to model; QA: a stop there said "interrupted",
+        built = _build(puzzle, verdict, all_parts)   # exit 130, where a stop before any placement answers UNKNOWN)
+    if building.flag:
+        return RobofactureResult("UNKNOWN", puzzle, None, None, time.monotonic() - start, stop_signal=building.signum)
     left = lambda: time_limit - (time.monotonic() - start)   # noqa: E731 - the clock, read at each stage
     keeper = _Keeper(built, progress, start)
     solver, name, stopped = solve_interruptibly(built.model, left(), workers, seed, keeper)

@@ -14,6 +14,7 @@ from rich.table import Table
 
 from models.clickopts import (CheckedGroup, json_option, output_option, seed_option, time_limit_option,
                               workers_option)
+from models.clock import time_left
 from models.errors import DocumentError
 from models.jsonio import json_text, write_text
 from models.robofacture.check import Verdict, check
@@ -154,7 +155,7 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
         _err.print(f"[dim]placing {counted(at_hand, 'part')} in a {puzzle.space.rows} x {puzzle.space.cols} space "
                    f"({time_limit:g}s, {counted(workers, 'worker')})[/]")
         with progress:
-            result = solve_parts(puzzle, time_limit, workers, seed, all_parts, unique, progress)
+            result = solve_parts(puzzle, time_left(time_limit), workers, seed, all_parts, unique, progress)
     except PlacedPartsIllegal as exc:
         raise DocumentError(puzzle_path, exc.key, str(exc)) from None
     if result.shipment is not None and result.bound is not None:   # the proof's bound, which no search reported
@@ -205,7 +206,7 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     puzzle = load_puzzle(puzzle_path)
     verdict = check(puzzle)
     yours = best_shipment(verdict.filling.colours) if verdict.legal else None
-    best = solve_parts(puzzle.with_placed(()), time_limit, workers, seed)
+    best = solve_parts(puzzle.with_placed(()), time_left(time_limit), workers, seed)
     best_verdict = check(best.puzzle)
     mine, top = (yours.score if yours else None), (best.shipment.score if best.shipment else None)
     share = round(mine / top, 4) if mine is not None and top and top > 0 else None
@@ -259,7 +260,7 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
     if premarked > room:
         raise click.UsageError(f"--premarked {premarked}: a {rows} x {cols} space has room for {room} premarked "
                                "cells apart")
-    found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_limit, workers,
+    found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_left(time_limit), workers,
                      report=lambda line: _err.print(line, style="dim", markup=False, highlight=False))
     if found is None:
         _err.print(f"no puzzle with a unique best answer in {counted(attempts, 'draw')} or {time_limit:g} s: try more "

@@ -14,6 +14,7 @@ from typing import Callable
 
 from models.robofacture.parts import COLOURS, PLAYER_COLOURS, Part
 from models.robofacture.puzzle import Puzzle, Space
+from models.wording import up_to_seconds
 
 from models.clock import draw_budgets
 
@@ -67,7 +68,7 @@ def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: i
     start = time.monotonic()
     for attempt, seconds in draw_budgets(time_limit, attempts):
         puzzle = draw(rng, rows, cols, parts, monominoes, premarked)
-        report(f"draw {attempt} (up to {seconds:.0f} s; {time.monotonic() - start:.1f}s)")
+        report(f"draw {attempt} ({up_to_seconds(seconds)}; {time.monotonic() - start:.1f}s)")
         answer = solve_parts(puzzle, seconds, workers, seed, unique=True)
         pass_on(answer.stop_signal)   # a designer who stops the draws wants them stopped, not the next one
         if answer.unique and answer.status == "OPTIMAL" and len(answer.puzzle.placed) >= MIN_PLACED:
@@ -79,6 +80,8 @@ def generate(rows: int, cols: int, parts: int, monominoes: int = 1, premarked: i
 def _why_dropped(answer: RobofactureResult) -> str:
     if answer.status != "OPTIMAL":
         return f"no best answer proved ({answer.status})"
+    if answer.unique is None:   # (QA: "not the only one" where the question was never settled)
+        return "the time ran out before its best answer was proved the only one"
     if not answer.unique:
         return "its best answer is not the only one"
     return f"its best answer places {len(answer.puzzle.placed)} parts, fewer than {MIN_PLACED}"

@@ -335,3 +335,33 @@ def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
     assert report["share"] == round(13 / 14, 4) and svg.read_text().startswith("<svg")
     shown = run("robofacture", "compare", EXAMPLES / "illegal-touching-and-overlap.json", "--workers", "1")
     assert shown.exit_code == 1 and "overlap" in shown.stdout and "the best of the same parts" in shown.stdout
+
+
+def test_a_stop_while_the_space_is_modelled_answers_unknown_as_before_any_placement(monkeypatch):
+    """QA: a stop in the seconds a big space takes to model said "interrupted" and exited 130, and a second
+    signal then killed it; a stop before any placement answers UNKNOWN (exit 1), as in the search."""
+    import signal
+
+    import solver.robofacture as robofacture
+    from models.robofacture.puzzle import load_puzzle
+
+    real_build = robofacture._build
+
+    def stopped_while_building(*args):
+        signal.raise_signal(signal.SIGINT)
+        return real_build(*args)
+    monkeypatch.setattr(robofacture, "_build", stopped_while_building)
+    result = robofacture.solve_parts(load_puzzle(EXAMPLES / "parts-4x4.json"), 10, 1)
+    assert result.status == "UNKNOWN" and result.interrupted and result.shipment is None
+    assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN   # (a second stop while it answers: ignored)
+
+
+def test_a_draw_whose_uniqueness_was_never_settled_is_not_called_not_unique():
+    """QA: "its best answer is not the only one" where the time ran out before the question was settled."""
+    from types import SimpleNamespace
+
+    from solver.robofacture_generate import _why_dropped
+
+    settled = SimpleNamespace(status="OPTIMAL", unique=False, puzzle=SimpleNamespace(placed=(1, 2, 3)))
+    assert _why_dropped(settled) == "its best answer is not the only one"
+    assert _why_dropped(SimpleNamespace(**{**vars(settled), "unique": None})).startswith("the time ran out")

@@ -249,3 +249,27 @@ def test_the_ascii_stand_ins_keep_in_and_out_apart_and_columns_in_place():
     assert len(plain("| Accel… |")) == len("| Accel… |")
     assert plain("ill_é.json") == "ill_\\xe9.json"
     assert "·".encode("latin-1", PLAIN_ERRORS) == b"\xb7"   # (what the encoding has, it keeps)
+
+
+def test_a_command_stopped_outside_a_search_ignores_the_stops_that_follow():
+    """QA: a generator stopped while it modelled a draw died of the second Ctrl-C (exit -2, not 130)."""
+    import signal
+
+    @cli.main.command("stopped-probe")
+    def probe() -> None:
+        raise KeyboardInterrupt
+
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli.main.main(["stopped-probe"], standalone_mode=False)
+        assert ended.value.code == 130
+        assert signal.getsignal(signal.SIGINT) == signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        cli.main.commands.pop("stopped-probe")
+    assert isinstance(probe, click.Command)
+
+
+def test_a_steps_share_of_the_time_is_never_up_to_0_s():
+    from models.wording import up_to_seconds
+
+    assert up_to_seconds(4.4) == "up to 4 s" and up_to_seconds(0.4) == "under a second"
