@@ -53,21 +53,25 @@ def test_a_console_whose_reader_left_exits_141(no_dup):
     assert pointed == [1]
 
 
+def _exit_of_a_command_raising(error: BaseException) -> object:
+    """The exit code of a one-off command that raises `error`, run as the command line runs its commands."""
+    def probe() -> None:
+        raise error
+
+    cli.main.add_command(click.Command("raising-probe", callback=probe))
+    try:
+        with pytest.raises(SystemExit) as ended:
+            cli.main.main(["raising-probe"], standalone_mode=False)
+    finally:
+        cli.main.commands.pop("raising-probe")
+    return ended.value.code
+
+
 def test_a_command_whose_echo_meets_a_closed_pipe_exits_141(no_dup):
     pointed, shell_stdout = no_dup
     shell_stdout()
-    @cli.main.command("gone-reader-probe")
-    def probe() -> None:
-        raise BrokenPipeError
-
-    try:
-        with pytest.raises(SystemExit) as ended:
-            cli.main.main(["gone-reader-probe"], standalone_mode=False)
-        assert ended.value.code == BROKEN_PIPE_EXIT
-        assert pointed == [1]
-    finally:
-        cli.main.commands.pop("gone-reader-probe")
-    assert isinstance(probe, click.Command)
+    assert _exit_of_a_command_raising(BrokenPipeError()) == BROKEN_PIPE_EXIT
+    assert pointed == [1]
 
 
 def _to_a_closed_pipe(args: list[str]):
@@ -255,18 +259,8 @@ def test_a_command_stopped_outside_a_search_ignores_the_stops_that_follow():
     """QA: a generator stopped while it modelled a draw died of the second Ctrl-C (exit -2, not 130)."""
     import signal
 
-    @cli.main.command("stopped-probe")
-    def probe() -> None:
-        raise KeyboardInterrupt
-
-    try:
-        with pytest.raises(SystemExit) as ended:
-            cli.main.main(["stopped-probe"], standalone_mode=False)
-        assert ended.value.code == 130
-        assert signal.getsignal(signal.SIGINT) == signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
-    finally:
-        cli.main.commands.pop("stopped-probe")
-    assert isinstance(probe, click.Command)
+    assert _exit_of_a_command_raising(KeyboardInterrupt()) == 130
+    assert signal.getsignal(signal.SIGINT) == signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
 
 
 def test_a_steps_share_of_the_time_is_never_up_to_0_s():
