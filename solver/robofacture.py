@@ -282,7 +282,7 @@ def _judged(puzzle: Puzzle, placed: tuple[Placement, ...], claimed: float, prove
     return answer, verdict, shipment
 
 
-def placed_parts_verdict(puzzle: Puzzle):
+def placed_parts_verdict(puzzle: Puzzle) -> Verdict:
     """The checker's verdict on a puzzle's placed parts; PlacedPartsIllegal when they break a rule no part still
     to place can mend (premarked cells in a violation may still be covered)."""
     verdict = check(puzzle)
