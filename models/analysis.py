@@ -195,11 +195,13 @@ class Analysis:
                                  f"chain bonus at the end: {self.played.chain_bonus} against {self.best.chain_bonus}"))
         # what the player made up, as negative losses, so the lines add up to the difference (QA: rounds won
         # against the plan and a higher chain bonus had no line: -17 listed against -6)
-        gaining = sorted(r.number for r in self.rounds if r.change > 0)
-        if gaining:
-            out.append(Shortfall(None, -sum(r.change for r in self.rounds if r.change > 0),
-                                 f"made up in round{'s' if len(gaining) > 1 else ''} "
-                                 f"{', '.join(map(str, gaining))}: more money than the plan"))
+        gaining = [r for r in self.rounds if r.change > 0]
+        if len(gaining) == 1:   # (QA: "made up in round 5: more money than the plan", round null in the JSON,
+            # where the losses beside it said why)
+            out.append(Shortfall(gaining[0].number, -gaining[0].change, _gain_reason(gaining[0])))
+        elif gaining:
+            out.append(Shortfall(None, -sum(r.change for r in gaining), f"made up in rounds "
+                                 f"{', '.join(str(r.number) for r in gaining)}: more money than the plan"))
         if self.chain_difference > 0:
             out.append(Shortfall(None, -self.chain_difference, f"made up in chain bonus at the end: "
                                  f"{self.played.chain_bonus} against {self.best.chain_bonus}"))
@@ -237,15 +239,12 @@ def moves_note(side: GameRound) -> str:
 def _loss_reason(r: RoundComparison) -> str:
     """Why a round lost money, from the parts of the round's money change."""
     p, b = r.played.report, r.best.report
-    parts: list[str] = []
-    if not r.same_choice:
-        parts.append(f"{r.played.choice} (plan: {r.best.choice})")
+    parts = _choice_part(r)
     if p.penalty_alone:
         parts.append(f"penalty {p.penalty_alone}")
     elif p.taken is not None and not p.built and p.last_pick:
         parts.append("no penalty")   # (QA: a skip with no penalty said nothing of why: its choice says "last pick")
-    if p.built and b.built and p.machine_income != b.machine_income:
-        parts.append(f"income {p.machine_income} against {b.machine_income}")
+    parts += _income_part(r)
     if p.tiles_cost > b.tiles_cost:
         # (QA: "build cost 13 against 4" did not say that 2 was a machine moved)
         parts.append(f"build cost {p.tiles_cost} against {b.tiles_cost}{moves_note(r.played)}")
@@ -254,6 +253,32 @@ def _loss_reason(r: RoundComparison) -> str:
     if p.last_pick_token < b.last_pick_token:
         parts.append(f"no last-pick token (plan: +{b.last_pick_token})")
     return f"round {r.number}: " + ("; ".join(parts) if parts else "less money than the plan")
+
+
+def _gain_reason(r: RoundComparison) -> str:
+    """Why a round made up money against the plan, in the words a loss is given."""
+    p, b = r.played.report, r.best.report
+    parts = _choice_part(r)
+    if b.penalty_alone > p.penalty_alone:
+        parts.append(f"penalty {p.penalty_alone} against {b.penalty_alone}")
+    parts += _income_part(r)
+    if p.tiles_cost < b.tiles_cost:
+        parts.append(f"build cost {p.tiles_cost} against {b.tiles_cost}")
+    if p.first_pick_fee < b.first_pick_fee:
+        parts.append(f"no first-pick token (plan: -{b.first_pick_fee})")
+    if p.last_pick_token > b.last_pick_token:
+        parts.append(f"last-pick token +{p.last_pick_token}")
+    return f"made up in round {r.number}: " + ("; ".join(parts) if parts else "more money than the plan")
+
+
+def _choice_part(r: RoundComparison) -> list[str]:
+    return [] if r.same_choice else [f"{r.played.choice} (plan: {r.best.choice})"]
+
+
+def _income_part(r: RoundComparison) -> list[str]:
+    p, b = r.played.report, r.best.report
+    return [f"income {p.machine_income} against {b.machine_income}"] if (
+        p.built and b.built and p.machine_income != b.machine_income) else []
 
 
 # -- building the comparison ---------------------------------------------------------

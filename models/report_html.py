@@ -140,6 +140,8 @@ def _header(a: Analysis) -> str:
         note = f"plan gap {a.plan_gap}" if a.plan_gap is not None else ""
         if a.status and a.bound is not None:
             note += f" &middot; {escape(a.status)}"
+        if a.claimed:   # (QA: the terminal said "as the plan file says: not proved here", the page did not)
+            note += " &middot; as the plan file says: not proved here"
         cards.append(_card("Bound", value, note))
     verdict = ('<span class="loss">illegal game</span>' if a.played_violations else "legal game")
     sub = (f"{escape(game.ruleset.id)} &middot; board {escape(game.context.board.id)} &middot; {len(a.rounds)} rounds "

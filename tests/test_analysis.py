@@ -340,16 +340,19 @@ def test_what_the_player_made_up_has_its_line_so_the_lines_add_up() -> None:
     """QA: rounds won against the plan had no line, so a difference of 6 was listed as losses of 17."""
     lines = _shortfall_lines(((1, 2), (2, -4), (3, -9), (4, 0)), -11)
     assert lines == [(3, 9, "round 3: build cost 14 against 5"), (2, 4, "round 2: build cost 9 against 5"),
-                     (None, -2, "made up in round 1: more money than the plan")]
+                     (1, -2, "made up in round 1: build cost 3 against 5")]
     assert sum(amount for _, amount, _ in lines) == 11
 
 
 def test_a_game_ahead_at_the_end_still_names_the_rounds_it_lost() -> None:
     """QA: a game 1 point ahead said "though some rounds lost money to it" and listed none."""
     lines = _shortfall_lines(((1, 5), (2, -4)), 1)
-    assert lines == [(2, 4, "round 2: build cost 9 against 5"), (None, -5, "made up in round 1: more money than the plan")]
+    assert lines == [(2, 4, "round 2: build cost 9 against 5"), (1, -5, "made up in round 1: build cost 0 against 5")]
     assert sum(amount for _, amount, _ in lines) == -1
-    assert _shortfall_lines(((1, 5), (2, 0)), 5) == [(None, -5, "made up in round 1: more money than the plan")]
+    assert _shortfall_lines(((1, 5), (2, 0)), 5) == [(1, -5, "made up in round 1: build cost 0 against 5")]
+    # (QA: a lone round won said only "more money than the plan", its JSON round null, where losses said why;
+    # two or more are one line, as the losses beyond the worst are)
+    assert _shortfall_lines(((1, 5), (2, 3)), 8) == [(None, -8, "made up in rounds 1, 2: more money than the plan")]
     assert _shortfall_lines(((1, 0), (2, 0)), 0) == []
 
 
@@ -361,6 +364,8 @@ def test_a_plan_files_own_result_is_shown_as_its_claim_and_dropped_when_a_legal_
     played, best = documents()   # the plan file says OPTIMAL, bound 26 (its own score)
     shown = analyse(played, best)
     assert bound_text(shown) == "bound 26 (the plan 0 points under it), OPTIMAL (as the plan file says: not proved here)"
+    from models.report_html import _header   # (QA: the page's Bound card left the claim unqualified)
+    assert "as the plan file says: not proved here" in _header(shown)
     best["result"] = {"status": "OPTIMAL", "bound": 25}   # below the plan's own legal 26
     wrong = analyse(played, best)
     assert (wrong.bound, wrong.status, wrong.plan_label) == (None, None, "best plan found")
