@@ -277,8 +277,12 @@ def _choice_part(r: RoundComparison) -> list[str]:
 
 def _income_part(r: RoundComparison) -> list[str]:
     p, b = r.played.report, r.best.report
-    return [f"income {p.machine_income} against {b.machine_income}"] if (
-        p.built and b.built and p.machine_income != b.machine_income) else []
+    if not (p.built and b.built and p.machine_income != b.machine_income):
+        return []
+    # (QA: "income 0 against 11" did not say the replay withheld it from a machine laid against the rules)
+    withheld = f" (withheld: {p.taken} is laid against the rules)" if p.machine_income == 0 and r.played.violations \
+        else ""
+    return [f"income {p.machine_income} against {b.machine_income}{withheld}"]
 
 
 # -- building the comparison ---------------------------------------------------------

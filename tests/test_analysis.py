@@ -329,6 +329,19 @@ def test_the_notes_column_is_there_only_when_a_round_has_a_note() -> None:
     assert "notes" in [c.header for c in analysis_table(analyse(broken, rulebook)).columns]
 
 
+def test_income_withheld_from_a_machine_laid_against_the_rules_is_said_so() -> None:
+    """QA: "round 9: income 0 against 11" did not say the replay withheld it (the machine broke a rule)."""
+    import json
+
+    from models.paths import EXAMPLES_DIR
+
+    rulebook = json.loads((EXAMPLES_DIR / "rulebook-game.json").read_text())
+    broken = json.loads(json.dumps(rulebook))
+    broken["rounds"][1]["layout"]["tiles"] = broken["rounds"][1]["layout"]["tiles"][:1]   # loose ports
+    texts = [s.text for s in analyse(broken, rulebook).shortfalls()]
+    assert texts == ["round 2: income 0 against 8 (withheld: FF08 is laid against the rules)"]
+
+
 def test_one_round_beyond_the_worst_three_is_named_with_its_reason() -> None:
     """QA: a lone fourth losing round read "1 more round (5): less money than the plan", without its reason."""
     lines = _shortfall_lines(((1, -1), (2, -4), (3, -9), (5, -3)), -17)
