@@ -477,7 +477,7 @@ def _progress_printer(label: str):
     """Progress lines (best, bound, gap, elapsed) headed by `label`, as `solve` prints them."""
     from solver.command import ProgressLines
 
-    return ProgressLines(lambda line: err_console.print(f"[dim]{label}: {line}[/]"), nothing=label)
+    return ProgressLines(lambda line: err_console.dim(f"{label}: {line}"), nothing=label)
 
 
 @main.command()

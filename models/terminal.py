@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import Any, Iterator, NoReturn
 
 from rich.console import Console
+from rich.markup import escape
 
 #: the exit code of a command whose output's reader went away (128 + SIGPIPE)
 BROKEN_PIPE_EXIT = 141
@@ -185,6 +186,11 @@ class Terminal(Console):
     def on_broken_pipe(self) -> None:
         self.quiet = True
         leave_quietly()
+
+    def dim(self, line: str) -> None:
+        """A progress line of a long step (a search's best and bound, a generator's draw), dimmed beside the
+        results; its text is printed as it is, never read as markup."""
+        self.print(f"[dim]{escape(line)}[/]")
 
 
 #: a machine id's columns in a table ("FF02", Funner's "FN45"): never cut to "FF…" (QA, 60 columns); below

@@ -275,8 +275,6 @@ def certainty(status: str, bound: float | None) -> str:
     return status if bound is None or status == "OPTIMAL" else f"{status}, bound {bound}"
 
 
-def _dim(line: str) -> None:
-    _err.print(f"[dim]{line}[/]")
 
 
 def _summary(result: StaticResult, ids: list[str] = ()) -> Table:
@@ -357,7 +355,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
     _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on {board_id} ({objective}{', optional' if optional else ''}, "
                f"{time_limit:.10g}s, {workers} worker{'s' if workers != 1 else ''})")
-    with ProgressLines(_dim) as progress:
+    with ProgressLines(_err.dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                               optional=optional, time_limit=time_left(time_limit), workers=workers, seed=seed, hint=hint,
                               fixed=fixed, diagonal=diagonal, progress=progress)

@@ -10,6 +10,7 @@ reason at once.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Iterable
 
 from models.catalog import Catalog
 from models.check import check_layout, closed_faults, dead_ends
@@ -27,7 +28,7 @@ _NETWORK_RULES = ("one-colour", "supply-meets-product", "black-network")   # (th
 _MONOTONE_LIMITS = ("output-limit", "end-limit", "diagonal", "feeds-cycle", *_NETWORK_RULES)
 
 
-def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: list[str] = ()
+def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: Iterable[str] = ()
                       ) -> str | None:
     """A player-readable reason why no legal layout of `machine_ids` keeps all of `fixed`, or None.
 
@@ -56,7 +57,7 @@ def fixed_part_reason(fixed: Layout, catalog: Catalog, machine_ids: list[str], p
     return _unfillable_reservoir(fixed, machines) or unsupplied_input(fixed, catalog, machine_ids, placing)
 
 
-def unsupplied_input(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: list[str]) -> str | None:
+def unsupplied_input(fixed: Layout, catalog: Catalog, machine_ids: list[str], placing: Iterable[str]) -> str | None:
     """An input of a machine the solve must add (`placing`, beyond the fixed part) that nothing could ever fill,
     in words, or None: no other machine of the set makes any of its colours, the stock allows no more supply
     container of them, and every fixed one is walled in (no pipe end of its network and no opening of it

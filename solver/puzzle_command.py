@@ -28,7 +28,7 @@ from models.wording import TILE_NAMES, counted
 
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
-from .command import INTERRUPTED_NOTE, ProgressLines, _dim, result_document
+from .command import INTERRUPTED_NOTE, ProgressLines, result_document
 from .puzzle import GIVEN_KINDS, MOST_GIVEN, RunnerUp, another_as_good, carve, generate, most_pillars, runner_up
 from .static import FIXED_UNKEEPABLE, StaticResult, solve_static
 
@@ -146,7 +146,7 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
     if machine_count > len(catalog.machines):
         raise click.UsageError(f"--machines {machine_count}: the catalogue has {len(catalog.machines)}")
     found = generate(ruleset, catalog, rows, cols, machine_count, pillars, seed, attempts, time_left(time_limit),
-                     workers, most_given=most_given, report=lambda line: _err.print(line, style="dim", markup=False, highlight=False))
+                     workers, most_given=most_given, report=_err.dim)
     if found is None:
         _err.print(f"no puzzle with a unique best factory in {counted(attempts, 'draw')} or {time_limit:g} s: try more "
                    "time or attempts, fewer machines, a smaller board, or another seed")
@@ -236,7 +236,7 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
 def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers: int, seed: int):
     """The puzzle's best layout by `solve`'s search, with its progress lines; exit 1 when there is none."""
     _err.print(f"solving {puzzle_path}: {_question(question)}")
-    with ProgressLines(_dim) as progress:
+    with ProgressLines(_err.dim) as progress:
         result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
                               time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress,
                               fixed=question.given_layout if question.given else None)

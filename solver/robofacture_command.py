@@ -147,13 +147,13 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
         from .robofacture import PlacedPartsIllegal, placed_parts_verdict, solve_parts
 
     puzzle = load_puzzle(puzzle_path)
-    progress = ProgressLines(lambda line: _err.print(f"[dim]{line}[/]"), nothing="placement")
+    progress = ProgressLines(_err.dim, nothing="placement")
     try:
         placed_parts_verdict(puzzle)   # (a space it refuses is one line, before any other)
         # (QA: a 12 x 12 space with 60 parts said nothing for 9 s, where `solve` says at once what it is doing)
         at_hand = len(puzzle.parts) - len(puzzle.placed)
-        _err.print(f"[dim]placing {counted(at_hand, 'part')} in a {puzzle.space.rows} x {puzzle.space.cols} space "
-                   f"({time_limit:g}s, {counted(workers, 'worker')})[/]")
+        _err.dim(f"placing {counted(at_hand, 'part')} in a {puzzle.space.rows} x {puzzle.space.cols} space "
+                 f"({time_limit:g}s, {counted(workers, 'worker')})")
         with progress:
             result = solve_parts(puzzle, time_left(time_limit), workers, seed, all_parts, unique, progress)
     except PlacedPartsIllegal as exc:
@@ -261,7 +261,7 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
         raise click.UsageError(f"--premarked {premarked}: a {rows} x {cols} space has room for {room} premarked "
                                "cells apart")
     found = generate(rows, cols, parts, monominoes, premarked, seed, attempts, time_left(time_limit), workers,
-                     report=lambda line: _err.print(line, style="dim", markup=False, highlight=False))
+                     report=_err.dim)
     if found is None:
         _err.print(f"no puzzle with a unique best answer in {counted(attempts, 'draw')} or {time_limit:g} s: try more "
                    "attempts, fewer parts, or another seed")
