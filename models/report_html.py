@@ -33,6 +33,7 @@ h3 { font-size: 17px; margin: 0; }
 .card .note { font-size: 13px; color: var(--muted); }
 .bar { height: 10px; background: #e9e4d8; border-radius: 5px; overflow: hidden; margin-top: 6px; width: 160px; }
 .bar span { display: block; height: 100%; background: var(--gain); }
+.bar span.void { background: var(--muted); }
 .loss { color: var(--loss); font-weight: bold; }
 .gain { color: var(--gain); font-weight: bold; }
 .even { color: var(--muted); }
@@ -72,15 +73,14 @@ def _inline_svg(svg: str) -> str:
     return svg.split("?>", 1)[1].lstrip() if svg.startswith("<?xml") else svg
 
 
-def _once_defined(body: str) -> str:
-    """The page with each picture's <defs> (only the hatch pattern of blocked cells, id ff-hatch, the same in
-    every picture) kept in the first picture alone: an id may stand once in an HTML page (QA: 15 times), and
-    the other pictures' url(#ff-hatch) finds the first's."""
-    first = body.find("<defs>")
-    if first < 0:
-        return body
-    end = body.index("</defs>", first) + len("</defs>")
-    return body[:end] + re.sub(r"<defs>.*?</defs>", "", body[end:], flags=re.S)
+def _own_patterns(body: str) -> str:
+    """The page with each picture's hatch pattern of blocked cells (id ff-hatch in every picture) given an id of
+    its own, ff-hatch-1, -2, ...: an id may stand once in an HTML page (QA: 15 times), and a picture copied out
+    of the page alone keeps its hatching (QA, 2026-12-07: the page defined it once, in its first picture, so a
+    copied picture drew blocked cells white)."""
+    pictures = iter(range(1, body.count("<svg") + 1))
+    return re.sub(r"<svg\b.*?</svg>", lambda m: m.group(0).replace("ff-hatch", f"ff-hatch-{next(pictures)}"),
+                  body, flags=re.S)
 
 
 # -- pieces of text -------------------------------------------------------------------
@@ -128,11 +128,15 @@ def _card(label: str, value: str, note: str = "", extra: str = "") -> str:
 def _header(a: Analysis) -> str:
     game = a.played_game
     share = a.share
-    bar = "" if share is None else f'<div class="bar"><span style="width:{max(0.0, min(share, 100.0)):.1f}%"></span></div>'
+    # an illegal game's score does not count: its share is drawn grey with a plain difference, not as a win in
+    # green (QA, 2026-12-07: a share of 131 % in green above "does not count")
+    void = ' class="void"' if a.played_violations else ""
+    bar = "" if share is None else f'<div class="bar"><span{void} style="width:{max(0.0, min(share, 100.0)):.1f}%"></span></div>'
+    difference = f"difference {escape(signed(a.score_gap))} &middot; illegal game: does not count" if void else f"difference {_diff(a.score_gap)}"
     cards = [
         _card("Your score", str(a.played_score), f"money {a.played.money} + chain bonus {a.played.chain_bonus}"),
         _card(f"The {a.plan_label}", str(a.best_score), f"money {a.best.money} + chain bonus {a.best.chain_bonus}"),
-        _card(f"Share of the {a.plan_label}", escape(share_text(a)), f"difference {_diff(a.score_gap)}", bar),
+        _card(f"Share of the {a.plan_label}", escape(share_text(a)), difference, bar),
     ]
     bound = bound_text(a)
     if bound is not None:
@@ -230,7 +234,7 @@ def analysis_html(analysis: Analysis, title: str | None = None, interrupted: boo
     page_title = title or f"{analysis.played_game.ruleset.title}: your game vs the {analysis.plan_label}"
     legend = (f'<div class="legend">{_inline_svg(legend_svg(analysis.best.final_layout))}</div>'
               if any(r.played.changed or r.best.changed for r in analysis.rounds) else "")
-    body = _once_defined("".join([
+    body = _own_patterns("".join([
         _header(analysis),
         '<p class="sub">Interrupted: the plan compared against is the best found so far.</p>' if interrupted else "",
         _shortfalls(analysis), _violations(analysis), _table(analysis),

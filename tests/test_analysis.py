@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import io
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -229,8 +230,15 @@ def test_html_is_standalone_with_two_pictures_per_changed_round(analysis) -> Non
     assert page.figure_svgs == 2 * changed == 6
     assert "<script" not in page_text and "http://" not in page_text.replace('xmlns="http://www.w3.org/2000/svg"', "")
     assert "19.2%" in page_text and "26" in page_text
-    # an id stands once in a page: the hatch of blocked cells is defined in the first picture only (QA: 15 times)
-    assert page_text.count('id="ff-hatch"') == 1 and page_text.count("url(#ff-hatch)") > 1
+    # an id stands once in a page (QA: the hatch of blocked cells 15 times), and each picture defines the hatch it
+    # uses, so one copied out of the page still draws its blocked cells (QA: they came out white)
+    ids = re.findall(r' id="([^"]+)"', page_text)
+    assert ids and len(ids) == len(set(ids))
+    pictures = re.findall(r"<svg\b.*?</svg>", page_text, flags=re.S)
+    assert len(pictures) == 6 + 1   # and the legend
+    for picture in pictures:
+        (pattern,) = re.findall(r'<pattern id="([^"]+)"', picture)
+        assert set(re.findall(r"url\(#([^)]+)\)", picture)) <= {pattern}
 
 
 def test_html_says_when_the_plan_was_interrupted(analysis) -> None:
@@ -399,7 +407,13 @@ def test_an_illegal_game_ahead_of_the_plan_says_its_lead_does_not_count() -> Non
     assert ahead.played_violations and ahead.score_gap > 0
     text = render_terminal(ahead)
     assert "ahead of the plan only by breaking the rules" in text
-    assert "ahead of the plan only by breaking the rules" in analysis_html(ahead)
+    page_text = analysis_html(ahead)
+    assert "ahead of the plan only by breaking the rules" in page_text
+    # its share card is no win: grey bar, a plain difference, not green (QA, 2026-12-07)
+    card = page_text[page_text.index("Share of the"):]
+    card = card[:card.index('<div class="bar">') + 80]
+    assert "illegal game: does not count" in card and 'class="gain"' not in card and 'class="void"' in card
+    assert 'class="void"' not in analysis_html(analyse(played, best))   # a legal game's bar is as before
 
 
 def test_a_funner_solo_analysis_gives_the_ladder_verdict() -> None:
