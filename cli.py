@@ -12,15 +12,17 @@ import importlib
 import signal
 import sys
 
+from models.stopping import Terminated, held_stops, keep_stopping, stop_exit_code, stop_signals
+
 
 def _leave_while_starting(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    """Ctrl-C (or SIGTERM) while the modules load (a second of imports) exits 130 (143) quietly, not with an
-    import traceback."""
+    """Ctrl-C (or SIGTERM, SIGHUP) while the modules load (a second of imports) exits 130 (143, 129) quietly, not
+    with an import traceback."""
     raise SystemExit(128 + signum)
 
 
-_SIGINT_BEFORE = signal.signal(signal.SIGINT, _leave_while_starting)
-_SIGTERM_BEFORE = signal.signal(signal.SIGTERM, _leave_while_starting)
+#: the stop signals' handlers as the process started with them (a SIGHUP ignored, as by `nohup`, stays ignored)
+_BEFORE = {number: signal.signal(number, _leave_while_starting) for number in stop_signals()}
 
 from pathlib import Path
 from typing import Any
@@ -35,7 +37,6 @@ from models.errors import as_json as spelled   # (`as_json` is the commands' --j
 from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
                              plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
-from models.stopping import Terminated, held_stops, keep_stopping
 from models.wording import counted
 
 console = Terminal()
@@ -49,8 +50,9 @@ JSON_REPORT = "Print the report as JSON (its keys are listed in the README)."
 
 
 def _terminated(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    """SIGTERM (`kill`, `timeout`) where no solve handles it: the command stops as on Ctrl-C, exit 143."""
-    raise Terminated
+    """SIGTERM (`kill`, `timeout`) or SIGHUP where no solve handles it: the command stops as on Ctrl-C, exit 143
+    (129)."""
+    raise Terminated(signum)
 
 
 def document_options(json_help: str):
@@ -139,7 +141,7 @@ class FactoryfunGroup(CheckedGroup):
         except KeyboardInterrupt as stop:
             keep_stopping()   # (QA: a second signal while it left killed it: exit -2 or -15, not 130 or 143)
             click.echo("interrupted", err=True)
-            sys.exit(143 if isinstance(stop, Terminated) else 130)
+            sys.exit(stop_exit_code(stop))
         except BrokenPipeError:   # (one the stdout wrapper did not see: models/terminal.py)
             leave_quietly()
         except OSError as exc:    # standard output that cannot take more (QA: `factoryfun catalog > /dev/full`)
@@ -604,10 +606,11 @@ def _register_commands_defined_elsewhere() -> None:
 
 
 _register_commands_defined_elsewhere()
-signal.signal(signal.SIGINT, _SIGINT_BEFORE)   # loaded: Ctrl-C is each command's to handle again (as it was)
-# and SIGTERM stops a command as Ctrl-C does (solve, plan and analyze take it over while they search), unless
-# the process was started with it ignored
-signal.signal(signal.SIGTERM, _terminated if _SIGTERM_BEFORE == signal.SIG_DFL else _SIGTERM_BEFORE)
+# loaded: Ctrl-C is each command's to handle again (as it was), and SIGTERM and SIGHUP stop a command as Ctrl-C
+# does (solve, plan and analyze take them over while they search), unless the process was started with one ignored
+# (`nohup` ignores SIGHUP: the command then runs on)
+for _number, _before in _BEFORE.items():
+    signal.signal(_number, _terminated if _number != signal.SIGINT and _before == signal.SIG_DFL else _before)
 
 if __name__ == "__main__":
     main()

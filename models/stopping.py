@@ -1,5 +1,8 @@
-"""Ctrl-C and SIGTERM: held while modules load, then the command leaves (130, 143); the exception a stop ends a
-command with (`stop_for`); and further stops ignored once one was honoured (`keep_stopping`).
+"""Ctrl-C, SIGTERM and SIGHUP: held while modules load, then the command leaves (130, 143, 129); the exception
+a stop ends a command with (`stop_for`); and further stops ignored once one was honoured (`keep_stopping`).
+
+SIGHUP (the terminal closed, or an ssh session lost) stops a command as SIGTERM does, so a long solve's
+`--out` is still written with the best layout found (it used to die at once and write nothing).
 
 Raised inside CP-SAT's or pandas's compiled start-up, the stop turned into "ImportError: initialization failed"
 and a traceback (QA, 2026-12-06: `puzzle solve` stopped 0.4 s after start; the SystemExit of cli.py's start-up
@@ -12,7 +15,15 @@ import signal
 from contextlib import contextmanager
 from typing import Iterator
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: the signals that stop a command (a solve returns its best so far): Ctrl-C, `kill` / `timeout`, a hang-up
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def stop_signals() -> tuple[int, ...]:
+    """The stop signals a command takes over now: SIGHUP not if it is ignored (`nohup` ignores it, so that a
+    closed terminal leaves the command running), Ctrl-C and SIGTERM always."""
+    hang_up = getattr(signal, "SIGHUP", None)
+    return tuple(number for number in STOP_SIGNALS if number != hang_up or signal.getsignal(number) != signal.SIG_IGN)
 
 
 @contextmanager
@@ -20,7 +31,7 @@ def held_stops() -> Iterator[None]:
     """Keep a stop signal that comes inside the block; at its end, leave with 128 + the signal (as a shell
     reports a process it stopped), or go on if none came."""
     caught: list[int] = []
-    previous = {number: signal.signal(number, lambda signum, _: caught.append(signum)) for number in STOP_SIGNALS}
+    previous = {number: signal.signal(number, lambda signum, _: caught.append(signum)) for number in stop_signals()}
     try:
         yield
     finally:
@@ -31,12 +42,22 @@ def held_stops() -> Iterator[None]:
 
 
 class Terminated(KeyboardInterrupt):
-    """SIGTERM (`kill`, `timeout`) where no solve handles it: the command stops as on Ctrl-C, exit 143."""
+    """SIGTERM (`kill`, `timeout`) or SIGHUP where no solve handles it: the command stops as on Ctrl-C, and exits
+    with 128 + the signal (143, 129) as a shell reports a process the signal ended."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__()
+        self.signum = signum
 
 
 def stop_for(signum: int) -> KeyboardInterrupt:
-    """The exception a stop signal ends a command with: Terminated for SIGTERM (143), else KeyboardInterrupt (130)."""
-    return Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+    """The exception a stop signal ends a command with: Terminated for SIGTERM or SIGHUP, else KeyboardInterrupt."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
+
+
+def stop_exit_code(stop: KeyboardInterrupt) -> int:
+    """128 + the signal that stopped the command: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP."""
+    return 128 + (stop.signum if isinstance(stop, Terminated) else signal.SIGINT)
 
 
 def keep_stopping() -> None:
@@ -46,3 +67,11 @@ def keep_stopping() -> None:
     by a handler of Python's, which Python's own exit sets back to the default that ends the process."""
     for number in STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
+
+
+def leave_stops_to_the_parent() -> None:
+    """In a search's child process: Ctrl-C and a hang-up, which come to the whole process group, are the parent's
+    to handle (it stops the children and keeps their best), and SIGTERM ends the child at once (its handler,
+    inherited from the parent, would not: the parent's terminate() must end it)."""
+    for number in STOP_SIGNALS:
+        signal.signal(number, signal.SIG_DFL if number == signal.SIGTERM else signal.SIG_IGN)

@@ -10,6 +10,7 @@ writes a.json (`outliving_its_reader`).
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import shutil
 import sys
@@ -57,8 +58,9 @@ class _ReaderSafe:
 
     @property
     def gone(self) -> bool:
-        """Whether its reader left (a closed pipe or descriptor), as opposed to a disk that filled."""
-        return isinstance(self.failure, BrokenPipeError)
+        """Whether its reader left (a closed pipe or descriptor, a terminal hung up: EIO), as opposed to a disk
+        that filled."""
+        return isinstance(self.failure, BrokenPipeError) or getattr(self.failure, "errno", None) == errno.EIO
 
     def write(self, text: str) -> int:
         try:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
-import signal
 from typing import Any, Callable, Generic, TypeVar
+
+from models.stopping import leave_stops_to_the_parent
 
 Result = TypeVar("Result")
 
@@ -24,8 +25,7 @@ def send_outcome(task: Callable[[], Any], messages: Any) -> None:
     Shared by every forked search (solver/fleet.py too): a child's exception is
     the parent's internal error, never a result to hide.
     """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # (the parent's stop handler, inherited: terminate() must end us)
+    leave_stops_to_the_parent()
     try:
         messages.put(("done", task()))
     except Exception as exc:  # reported by the parent as an internal error

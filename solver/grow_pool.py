@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
-import signal
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, wait
 from typing import Callable
@@ -26,6 +25,7 @@ from models.catalog import Catalog
 from models.geometry import Cell
 from models.layout import Layout
 from models.rulesets import Ruleset
+from models.stopping import leave_stops_to_the_parent
 
 from .grow import grow_block
 from .local import Block, fewest_tanks
@@ -63,8 +63,7 @@ atexit.register(_let_workers_start)  # after multiprocessing's own exit hook, so
 def _start_worker(event) -> None:
     """Ctrl-C is the parent's to handle: it sets the event, which every worker watches."""
     global _stop_event
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)   # (the parent's stop handler, inherited: terminate() must end us)
+    leave_stops_to_the_parent()
     _stop_event = event
 
 

@@ -14,7 +14,7 @@ from typing import Any, Callable, TypeVar
 from ortools.sat.python import cp_model
 
 from models.layout import Layout
-from models.stopping import keep_stopping, stop_for
+from models.stopping import keep_stopping, stop_for, stop_signals
 
 from .model import StaticModel, layout_literals
 
@@ -137,8 +137,6 @@ class PhaseInterrupted(Exception):
     """Raised by `Interrupt` inside `Interrupt.abortable`: Ctrl-C (or SIGTERM) ends a deadline-bound phase."""
 
 
-#: signals that stop a solve and return its best layout: Ctrl-C, and `kill` / `timeout` (QA: SIGTERM lost it all)
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 class Interrupt:
@@ -163,7 +161,7 @@ class Interrupt:
 
     def __enter__(self) -> "Interrupt":
         if threading.current_thread() is threading.main_thread():
-            self._previous = {number: signal.signal(number, self._handle) for number in STOP_SIGNALS}
+            self._previous = {number: signal.signal(number, self._handle) for number in stop_signals()}
         return self
 
     def __exit__(self, *exc) -> None:

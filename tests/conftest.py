@@ -29,11 +29,13 @@ def _fresh_cut_pool(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _signal_handlers_as_they_were():
-    """A test whose solve was stopped leaves Ctrl-C and SIGTERM ignored, as a stopped command does for the rest
-    of its life (models/stopping.py, keep_stopping); the next test gets the handlers it would have had."""
+    """A test whose solve was stopped leaves Ctrl-C, SIGTERM and SIGHUP ignored, as a stopped command does for the
+    rest of its life (models/stopping.py, keep_stopping); the next test gets the handlers it would have had."""
     import signal
 
-    before = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    from models.stopping import STOP_SIGNALS
+
+    before = {number: signal.getsignal(number) for number in STOP_SIGNALS}
     yield
     for number, handler in before.items():
         signal.signal(number, handler)

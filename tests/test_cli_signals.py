@@ -1,4 +1,5 @@
-"""SIGTERM (`kill`, `timeout`) stops any command as Ctrl-C does: one line, no traceback, a shell's exit code."""
+"""SIGTERM (`kill`, `timeout`) and SIGHUP (a closed terminal) stop any command as Ctrl-C does: one line, no
+traceback, a shell's exit code; a solve's best is still written."""
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FACTORYFUN = [sys.executable, "-c", "from cli import main; main()"]
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_stop_while_the_modules_load_exits_with_the_shells_code(signum, code):
     """During the imports there is no command yet to stop: exit 128 + the signal, quietly (QA: SIGTERM in the
     first second killed the process with nothing said, as Python's default does)."""
@@ -26,15 +27,17 @@ def test_a_stop_while_the_modules_load_exits_with_the_shells_code(signum, code):
     assert leaving.value.code == code
 
 
-def test_sigterm_stops_a_command_without_a_solver_like_ctrl_c(tmp_path):
-    """bench-checker has no stop handler of its own: SIGTERM after start-up says "interrupted" and exits 143."""
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_sigterm_stops_a_command_without_a_solver_like_ctrl_c(tmp_path, signum, code):
+    """bench-checker has no stop handler of its own: SIGTERM (SIGHUP) after start-up says "interrupted" and exits
+    143 (129); SIGHUP killed it on the spot."""
     running = subprocess.Popen([*FACTORYFUN, "bench-checker",
                                 "--layouts", "1000000", "--out", str(tmp_path / "c.csv")],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     time.sleep(4.0)   # past the imports (about a second), into the run
-    running.send_signal(signal.SIGTERM)
+    running.send_signal(signum)
     out, err = running.communicate(timeout=30)
-    assert running.returncode == 143
+    assert running.returncode == code
     assert err.strip().splitlines()[-1] == "interrupted" and "Traceback" not in err
 
 
@@ -124,7 +127,7 @@ def test_cp_sat_loads_only_for_the_command_that_needs_it():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, timeout=60)
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_stop_while_a_command_loads_leaves_once_its_imports_are_done(signum, code):
     """QA: Ctrl-C raised inside CP-SAT's or pandas's compiled start-up became "ImportError: initialization failed"
     and a traceback; the stop is now kept until the command's imports end, then the command leaves quietly."""
@@ -144,3 +147,45 @@ def test_a_stop_while_a_command_loads_leaves_once_its_imports_are_done(signum, c
     finished = subprocess.run([sys.executable, "-c", script], cwd=ROOT, timeout=60, capture_output=True, text=True)
     assert finished.returncode == code and "Traceback" not in finished.stderr
 
+
+#: a solve long enough to be stopped: ten machines, 20 s, one worker
+TEN_MACHINES = ["solve", "--board", "classic-A", "--machines", "FF39,FF08,FF25,FF04,FF32,FF14,FF03,FF06,FF28,FF10",
+                "--time-limit", "20", "--workers", "1"]
+
+
+def test_a_solve_whose_terminal_closes_still_writes_its_best(tmp_path):
+    """A closed terminal (SIGHUP to the command, then its writes fail) stops a solve as Ctrl-C does: the best
+    layout found is written to --out, legal, and the command exits 141, as for any reader gone. It used to die
+    at once and write nothing, losing the whole search."""
+    import os
+    import pty
+    import select
+
+    out = tmp_path / "best.json"
+    pid, terminal = pty.fork()
+    if pid == 0:   # the child: the solve, on the pty's far side as its controlling terminal
+        os.chdir(ROOT)
+        os.execv(sys.executable, [*FACTORYFUN, *TEN_MACHINES, "--out", str(out)])
+    seen = b""
+    while b"best " not in seen:   # a first layout is found (its progress line), then the terminal closes
+        ready, _, _ = select.select([terminal], [], [], 30)
+        assert ready, seen
+        seen += os.read(terminal, 65536)
+    time.sleep(0.5)
+    os.close(terminal)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 141
+    checked = subprocess.run([*FACTORYFUN, "check", str(out)], cwd=ROOT, capture_output=True, text=True)
+    assert checked.returncode == 0 and "legal" in checked.stdout
+
+
+def test_a_solve_under_nohup_runs_on_past_a_hang_up(tmp_path):
+    """`nohup` starts a command with SIGHUP ignored, so that it outlives its terminal: the solve leaves it so."""
+    running = subprocess.Popen([*FACTORYFUN, *TEN_MACHINES[:-4], "--time-limit", "3", "--workers", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                               preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
+    assert running.stderr.readline().startswith("solving 10 machines")
+    time.sleep(0.5)
+    running.send_signal(signal.SIGHUP)
+    out, err = running.communicate(timeout=30)
+    assert running.returncode == 0 and "interrupted" not in out + err and "FEASIBLE" in out
