@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from rich.table import Table
 
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json_option,
@@ -37,7 +38,7 @@ from models.errors import as_json as spelled   # (`as_json` is the commands' --j
 from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
                              plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
-from models.wording import counted
+from models.wording import counted, listed
 
 console = Terminal()
 err_console = Terminal(stderr=True)
@@ -236,8 +237,7 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
         chosen = [all_boards[board_id]]
     if as_json:   # a boards file: it works as --boards FILE
         _print_json(boards_document(ruleset, chosen))
-        return
-    if board_id is None:
+    elif board_id is None:
         table = Table(title=f"boards ({ruleset_id})")
         for column in ("id", "geometry", "size", "playable", "blocked", "pillars"):
             table.add_column(column)
@@ -245,13 +245,14 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
             table.add_row(b.id, b.geometry.name, f"{b.rows}x{b.cols}", str(len(b.cells)),
                           " ".join(map(str, map(list, sorted(b.blocked)))), " ".join(map(str, map(list, sorted(b.pillars)))))
         console.print(table)
-        return
-    from models.render.svg import board_svg
-    from models.render.text import draw_board
+    else:
+        from models.render.text import draw_board
 
-    console.print(f"[bold]{chosen[0].id}[/]: {counted(len(chosen[0].cells), 'playable cell')}")
-    console.print(draw_board(chosen[0], ruleset.all_colors), soft_wrap=True)
-    if svg_path:
+        console.print(f"[bold]{chosen[0].id}[/]: {counted(len(chosen[0].cells), 'playable cell')}")
+        console.print(draw_board(chosen[0], ruleset.all_colors), soft_wrap=True)
+    if svg_path:   # (with --json too, as show and solve write it; QA: it was dropped without a word)
+        from models.render.svg import board_svg
+
         _write(svg_path, board_svg(chosen[0], ruleset.all_colors))
 
 
@@ -464,9 +465,12 @@ def sequence_random(seed: int, players: int | None, rounds: int | None, solo: bo
         board_id = next(iter(known))
     if board_id not in known:
         raise click.BadParameter(f"unknown board {spelled(board_id)} (known: {', '.join(known)})", param_hint="--board")
+    catalog = load_catalog(ruleset, catalog_path)
+    if specials and not any(machine.special for machine in catalog.machines.values()):   # (QA: silently no change)
+        raise click.BadParameter(f"the {ruleset.title} catalogue has no special machines; every machine is dealt",
+                                 param_hint="'--specials'")
     try:
-        document = random_sequence(ruleset, load_catalog(ruleset, catalog_path), board_id, seed,
-                                   players or DEFAULT_PLAYERS, rounds, solo, specials)
+        document = random_sequence(ruleset, catalog, board_id, seed, players or DEFAULT_PLAYERS, rounds, solo, specials)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     if out_path:
@@ -568,8 +572,12 @@ def analyze(game_path: str, plan_path: str | None, out_path: str | None, plan_ou
     from models.jsonio import read_json
     from models.layout import require_game_of
 
-    if plan_path and plan_out:
-        raise click.UsageError("--plan-out writes the plan analyze computes; with --plan it computes none")
+    if plan_path:   # what only a computed plan uses, given with --plan, would be silently ignored (QA)
+        search_options = [f"--{name.replace('_', '-')}" for name in ("plan_out", "time_limit", "workers", "seed")
+                          if click.get_current_context().get_parameter_source(name) != ParameterSource.DEFAULT]
+        if search_options:
+            raise click.UsageError(f"{listed(search_options)} {'is' if len(search_options) == 1 else 'are'} for the "
+                                   "plan analyze computes; with --plan it computes none")
     played = load_game(game_path, catalog_path, boards_path)
     require_taken(played, game_path, "a played game")
     if plan_path:

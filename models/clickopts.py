@@ -129,7 +129,14 @@ def _identity(path: str) -> object:
 def distinct_files(ctx: click.Context) -> None:
     """No output may name another output's file (QA: `--out x --svg x` left an SVG that `check x` could not
     read) or a file the command reads (QA: `analyze game.json --out game.json` replaced the played game with its
-    report, exit 0): a usage error before any work, naming the file as given."""
+    report, exit 0): a usage error before any work, naming the file as given. An empty file name is one too
+    (QA: `--svg ""` wrote nothing and said nothing, `sequence random --out ""` printed, `analyze --plan ""`
+    planned for 600 s, `bench-checker --out ""` ended in a traceback after its run)."""
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name or "")
+        if isinstance(param.type, click.Path) and "" in (value if isinstance(value, tuple) else (value,)):
+            name = param.opts[-1] if isinstance(param, click.Option) else param.human_readable_name
+            raise click.UsageError(f"{name}: an empty file name; name a file")
     given = [(param.opts[-1] if isinstance(param, click.Option) else param.human_readable_name,
               isinstance(param.type, OutputFile), path)
              for param in ctx.command.params if isinstance(param.type, click.Path)

@@ -23,12 +23,16 @@ def random_sequence(ruleset: Ruleset, catalog: Catalog, board_id: str, seed: int
     """
     rounds = rounds or ruleset.rounds
     offered_per_round = 1 if solo else players
-    needed = rounds * offered_per_round
+    # two or more players are dealt a whole game's machines, whatever `rounds` says: fewer rounds are the start
+    # of a game the deck must be able to finish (QA: `--players 55 --rounds 1` dealt 55 players)
+    dealt_rounds = ruleset.rounds if offered_per_round > 1 else rounds
+    needed = dealt_rounds * offered_per_round
     deck = sorted(machine.id for machine in catalog.machines.values() if specials or not machine.special)
     if needed > len(deck):
         left_out = len(catalog.machines) - len(deck)
         aside = f" ({counted(left_out, 'special machine')} left out: --specials deals them)" if left_out else ""
-        raise ValueError(f"{counted(rounds, 'round')} x {counted(offered_per_round, 'offer')} need "
+        whole = " (a whole game's)" if dealt_rounds != rounds else ""
+        raise ValueError(f"{counted(dealt_rounds, 'round')}{whole} x {counted(offered_per_round, 'offer')} need "
                          f"{counted(needed, 'machine')}; the catalogue {'deals' if left_out else 'has'} "
                          f"{len(deck)}{aside}")
     random.Random(seed).shuffle(deck)

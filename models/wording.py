@@ -12,6 +12,11 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
+def listed(items: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)
+
+
 def with_article(noun: str) -> str:
     """"a pipe", "an output reservoir"."""
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"

@@ -135,6 +135,9 @@ def generate_command(ruleset_id: str, catalog_path: str | None, rows: int, cols:
                      out_path: str | None, answer_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """Draw boards and machines until the best factory is proved optimal and, with pillars carved where other
     layouts as good stood, the only one; write the puzzle. Exit 1 when none is found in the attempts and time."""
+    if 2 * machine_count > rows * cols:   # (QA: blamed "--pillars 0" for a board too small without any)
+        raise click.UsageError(f"--machines {machine_count}: a {rows} x {cols} board has no room for {machine_count} "
+                               "machines; give fewer machines or a bigger board")
     if pillars > rows * cols - 2 * machine_count:
         raise click.UsageError(f"--pillars {pillars} leaves a {rows} x {cols} board no room for {machine_count} "
                                "machines")

@@ -208,7 +208,9 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     yours = best_shipment(verdict.filling.colours) if verdict.legal else None
     best = solve_parts(puzzle.with_placed(()), time_left(time_limit), workers, seed)
     best_verdict = check(best.puzzle)
-    mine, top = (yours.score if yours else None), (best.shipment.score if best.shipment else None)
+    # a legal space that ships nothing scores 0 (QA pass 39: no share at all, `"share": null`)
+    mine = yours.score if yours else 0 if verdict.legal else None
+    top = best.shipment.score if best.shipment else None
     share = round(mine / top, 4) if mine is not None and top and top > 0 else None
     if as_json:
         _print_json({"legal": verdict.legal, "yours": yours.to_dict() if yours else None,
@@ -222,7 +224,7 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
         _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
         _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
         if share is not None:
-            _out.print(f"yours ships {mine} VP of the best {top}: {share:.0%}")
+            _out.print(f"yours ships {f'{mine} VP' if yours else 'nothing'} of the best {top}: {share:.0%}")
     if svg_path and best.shipment is not None:
         _write(svg_path, svg_picture(best.puzzle.space, best_verdict.filling, best.shipment,
                                      f"the best for {puzzle_path}"))

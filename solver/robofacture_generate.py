@@ -14,7 +14,7 @@ from typing import Callable
 
 from models.robofacture.parts import COLOURS, PLAYER_COLOURS, Part
 from models.robofacture.puzzle import Puzzle, Space
-from models.wording import up_to_seconds
+from models.wording import counted, up_to_seconds
 
 from models.clock import draw_budgets
 
@@ -84,4 +84,4 @@ def _why_dropped(answer: RobofactureResult) -> str:
         return "the time ran out before its best answer was proved the only one"
     if not answer.unique:
         return "its best answer is not the only one"
-    return f"its best answer places {len(answer.puzzle.placed)} parts, fewer than {MIN_PLACED}"
+    return f"its best answer places {counted(len(answer.puzzle.placed), 'part')}, fewer than {MIN_PLACED}"

@@ -125,6 +125,10 @@ def test_boards_svg_without_a_board_is_refused_not_ignored(tmp_path):
     result = run("boards", "--svg", str(drawn))
     assert result.exit_code == 2 and "--svg draws one board" in result.output and not drawn.exists()
     assert run("boards", "classic-A", "--svg", str(drawn)).exit_code == 0 and "<svg" in drawn.read_text()
+    # with --json too (QA pass 39: the JSON was printed and the SVG dropped without a word)
+    with_json = tmp_path / "j.svg"
+    result = run("boards", "classic-B", "--json", "--svg", str(with_json))
+    assert result.exit_code == 0 and '"classic-B"' in result.output and "<svg" in with_json.read_text()
 
 
 def test_unknown_board_is_a_usage_error():

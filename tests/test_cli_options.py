@@ -38,6 +38,11 @@ def one_line_usage_error(args: list[str], *needles: str) -> str:
     (["sequence", "random", "--board", "Z"], "unknown board \"Z\" (known: classic-A, classic-B"),
     (["check"], "Missing argument"),
     (["solve", "--board", "classic-A"], "give the machines"),
+    # QA pass 39: dealt as without it, with nothing said
+    (["sequence", "random", "--specials"], "'--specials': the Factory Fun catalogue has no special machines"),
+    # QA pass 39: it blamed "--pillars 0"
+    (["puzzle", "generate", "--rows", "3", "--cols", "3", "--pillars", "0", "--machines", "8"],
+     "--machines 8: a 3 x 3 board has no room for 8 machines"),
 ])
 def test_usage_errors_are_one_line(args, needle):
     one_line_usage_error(args, needle)
@@ -59,7 +64,17 @@ def test_a_solve_without_machines_offers_ids_of_its_own_catalogue(tmp_path):
     ([*SOLVE, "--out", "same.x", "--svg", "same.x"], "--out and --svg name the same file 'same.x'"),
     (["analyze", GAME, "--out", "r.html", "--plan-out", "./r.html"], "--out and --plan-out name the same file"),
     # QA: --plan-out was ignored without a word when --plan gave the plan
-    (["analyze", GAME, "--plan", GAME, "--plan-out", "p.json"], "--plan-out writes the plan analyze computes"),
+    (["analyze", GAME, "--plan", GAME, "--plan-out", "p.json"], "--plan-out is for the plan analyze computes"),
+    # QA: as were the search's options (pass 39)
+    (["analyze", GAME, "--plan", GAME, "--time-limit", "5", "--workers", "1", "--seed", "3"],
+     "--time-limit, --workers and --seed are for the plan analyze computes; with --plan it computes none"),
+    (["analyze", GAME, "--plan", GAME, "--seed", "0"], "--seed is for the plan analyze computes"),
+    # QA: an empty file name was no file: nothing written, nothing said (pass 39)
+    ([*SOLVE, "--svg", ""], "--svg: an empty file name; name a file"),
+    (["sequence", "random", "--out", ""], "--out: an empty file name"),
+    (["analyze", GAME, "--plan", ""], "--plan: an empty file name"),
+    (["check", ""], "LAYOUT_PATH: an empty file name"),
+    (["bench-checker", "--layouts", "3", "--out", ""], "--out: an empty file name"),
 ])
 def test_outputs_that_cannot_all_be_written_are_refused_first(tmp_path, monkeypatch, args, needle):
     monkeypatch.chdir(tmp_path)

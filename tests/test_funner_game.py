@@ -213,6 +213,22 @@ def test_six_funner_players_need_the_specials_as_the_rulebook_has_five_boards():
     assert _dealt(6, 1, specials=True) >= SPECIALS
 
 
+def test_fewer_rounds_do_not_seat_more_players_than_the_deck_deals_a_whole_game():
+    """QA pass 39: `--players 6 --rounds 7` dealt a Funner game of 6, and `--players 55 --rounds 1` one of 55; the
+    first rounds of a game are dealt for the whole game; one player's rounds are dealt as asked."""
+    import pytest
+
+    from models.catalog import load_catalog
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    for ruleset_id, board, players in (("factory-funner", "A", 6), ("factory-fun", "classic-A", 55)):
+        ruleset = get_ruleset(ruleset_id)
+        with pytest.raises(ValueError, match=r"rounds \(a whole game's\) x"):
+            random_sequence(ruleset, load_catalog(ruleset), board, 1, players=players, rounds=1)
+        assert len(random_sequence(ruleset, load_catalog(ruleset), board, 1, players=5, rounds=1)["rounds"][0]["offered"]) == 5
+
+
 def test_the_special_mark_survives_the_catalogue_written_and_read_back():
     from models.catalog import catalog_document, load_catalog, parse_catalog
     from models.rulesets import get_ruleset

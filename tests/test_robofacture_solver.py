@@ -335,6 +335,11 @@ def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
     assert report["share"] == round(13 / 14, 4) and svg.read_text().startswith("<svg")
     shown = run("robofacture", "compare", EXAMPLES / "illegal-touching-and-overlap.json", "--workers", "1")
     assert shown.exit_code == 1 and "overlap" in shown.stdout and "the best of the same parts" in shown.stdout
+    # a legal space that ships nothing has 0 % of the best (QA pass 39: no share, `"share": null`)
+    empty = run("robofacture", "compare", EXAMPLES / "parts-4x4.json", "--workers", "1", "--json")
+    assert empty.exit_code == 0 and json.loads(empty.stdout)["share"] == 0.0
+    shown = run("robofacture", "compare", EXAMPLES / "parts-4x4.json", "--workers", "1")
+    assert "yours ships nothing of the best 15: 0%" in shown.stdout
 
 
 def test_a_stop_while_the_space_is_modelled_answers_unknown_as_before_any_placement(monkeypatch):
@@ -365,3 +370,5 @@ def test_a_draw_whose_uniqueness_was_never_settled_is_not_called_not_unique():
     settled = SimpleNamespace(status="OPTIMAL", unique=False, puzzle=SimpleNamespace(placed=(1, 2, 3)))
     assert _why_dropped(settled) == "its best answer is not the only one"
     assert _why_dropped(SimpleNamespace(**{**vars(settled), "unique": None})).startswith("the time ran out")
+    one_part = SimpleNamespace(status="OPTIMAL", unique=True, puzzle=SimpleNamespace(placed=(1,)))
+    assert _why_dropped(one_part) == "its best answer places 1 part, fewer than 2"   # (QA pass 39: "1 parts")
