@@ -567,17 +567,21 @@ class _Solve:
         def sketched(score: int, at: float) -> None:
             self.report(ranked(score, self.objective), self.topo.value, at - self.start)
 
-        def walked(machines: list[str], share: float) -> Start:
+        def walked(machines: list[str], share: float, moves: bool = True, seed: int = self.seed) -> Start:
             # the time from now: a sketch on so big a board takes seconds, and the phases' usual schedules count
             # from the start of a solve whose start-up took several (QA: a 10 s solve ended at 18.3 s)
             left = share * max(0.0, self.deadline - time.monotonic() - WALKS_ALONE_RESERVE)
-            moves = self.objective == "profit" and len(machines) >= SKETCH_MANY_UNBOUNDED
-            return self.walk(Schedule(left / 2 if moves else left, left, left / 2 if moves else 0.0), self.seed,
+            moves = moves and self.objective == "profit" and len(machines) >= SKETCH_MANY_UNBOUNDED
+            return self.walk(Schedule(left / 2 if moves else left, left, left / 2 if moves else 0.0), seed,
                              sketched, machines)
 
         fewer = self.optional and self.objective == "profit"
         machines = self.picked or [m for m in self.topo.order if m in self.ids]
         walks = walked(machines, 0.5 if fewer else 1.0)
+        if walks.layout is None and not fewer and not self.interrupt.flag:
+            # no sketch, so the moves' half of the time was left unused: sketch on in it, from other seeds (QA: six
+            # machines on a 40 x 40 board ended UNKNOWN at 7.2 s of 15, "no layout within the time limit")
+            walks = walked(machines, 1.0, moves=False, seed=self.seed + next(self.rounds) * WALK_AGAIN_SEED)
         staying = self.staying
         while fewer and walks.layout is None and len(machines) > len(staying) + 1 and not self.interrupt.flag:
             # --optional: half the machines, in feeding order, for half the time left (QA: 20 machines on a

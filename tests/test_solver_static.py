@@ -929,6 +929,28 @@ def test_optional_machines_walked_alone_are_halved_until_a_walk_lays_some(monkey
     assert asked[:3] == [8, 4, 2] and result.check.legal and 0 < len(result.layout.machines) <= 2
 
 
+def test_walks_alone_that_find_no_sketch_sketch_on_in_the_time_their_moves_had(monkeypatch):
+    """QA pass 38: six machines on a 40 x 40 board ended UNKNOWN at 7.2 s of 15 ("no legal layout found within the
+    time limit"): the walk's half for moves went unused when its sketches found nothing. A second walk, sketches
+    only and from another seed, now takes that time."""
+    import solver.static as static
+
+    walk, asked = static._Solve.walk, []
+
+    def first_finds_nothing(self, schedule, walk_seed, on_better, machines=None):
+        asked.append((walk_seed, schedule.improve_seconds, schedule.sketch_seconds))
+        return walk(self, schedule, walk_seed, on_better, machines) if len(asked) > 1 else static.Start(
+            None, None, None, None)
+
+    monkeypatch.setattr(static._Solve, "walk", first_finds_nothing)
+    monkeypatch.setattr(static, "_model_too_dear", lambda *args: True)
+    result = solve(["FF40", "FF12", "FF07", "FF13", "FF21", "FF53"], workers=1, time_limit=4, seed=3)
+    (first_seed, first_moves, first_sketches), (second_seed, second_moves, second_sketches) = asked
+    assert first_moves > 0 and second_moves == 0 and second_seed != first_seed
+    assert second_sketches > first_sketches / 2   # (the rest of the time, where the first had half for sketching)
+    assert result.check.legal and len(result.layout.machines) == 6
+
+
 def test_a_container_walled_in_by_fixed_pipes_a_crossing_can_pass_is_no_reason_for_infeasible():
     """QA: a green container at [0, 3] with a fixed straight E-W below it and pipes or tiles on its other sides
     was called INFEASIBLE for FF29 ("no free opening"), where a N-S pipe added in the straight's cell (a crossing)
