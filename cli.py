@@ -242,7 +242,8 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
         for column in ("id", "geometry", "size", "playable", "blocked", "pillars"):
             table.add_column(column)
         for b in chosen:
-            table.add_row(b.id, b.geometry.name, f"{b.rows}x{b.cols}", str(len(b.cells)),
+            rows, cols = b.geometry.span(b.all_drawn_cells())
+            table.add_row(b.id, b.geometry.name, f"{rows}x{cols}", str(len(b.cells)),
                           " ".join(map(str, map(list, sorted(b.blocked)))), " ".join(map(str, map(list, sorted(b.pillars)))))
         console.print(table)
     else:

@@ -127,6 +127,9 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
         if machine_id in machines:
             raise DocumentError(source, f"{key}.id", f"duplicate machine id {as_json(machine_id)}")
         bonus = raw.get("bonus_supply")
+        if bonus is not None and not ruleset.bonus_supply:   # (QA: drawn as "+1 container" the checker refused)
+            raise DocumentError(source, f"{key}.bonus_supply", f"{ruleset.title} has no bonus machines: leave it "
+                                "out (or null)")
         if bonus is not None and bonus != "any" and bonus not in ruleset.colors:
             raise DocumentError(source, f"{key}.bonus_supply", f"unknown colour {as_json(bonus)} (known: "
                                 f"{', '.join(ruleset.colors)}, or \"any\" for a colour of the player's choice)")
@@ -139,8 +142,10 @@ def parse_catalog(document: object, ruleset: Ruleset, source: str) -> Catalog:
             raise DocumentError(exc.source, exc.key, f"{exc.detail} (machine {machine_id})", exc.cell) from None
         if not ports:
             raise DocumentError(source, f"{key}.ports", "a machine needs at least one port")
-        if len({p.at for p in ports}) != len(ports):
-            raise DocumentError(source, f"{key}.ports", "two ports at the same position")
+        positions = [p.at for p in ports]
+        twice = next((at for at in positions if positions.count(at) > 1), None)
+        if twice is not None:   # (named as the other port errors are; QA: "two ports at the same position" alone)
+            raise DocumentError(source, f"{key}.ports", f"two ports at {as_json(twice)} (machine {machine_id})")
         machines[machine_id] = Machine(
             id=machine_id,
             name=expect(source, f"{key}.name", raw.get("name"), (str, type(None)), "a string name or null"),

@@ -29,6 +29,13 @@ class Geometry(ABC):
         rows = max(cell[self.row_index] for cell in cells) + 1
         return rows, max(cell[1 - self.row_index] for cell in cells) + 1
 
+    def span(self, cells) -> tuple[int, int]:
+        """(rows, cols) the cells themselves cover, from their least row and column to their greatest (a board's
+        size as `boards` lists it; QA: a hex board of cells 33-38 listed as 39x39, its extent from 0, 0)."""
+        rows = [cell[self.row_index] for cell in cells]
+        cols = [cell[1 - self.row_index] for cell in cells]
+        return max(rows) - min(rows) + 1, max(cols) - min(cols) + 1
+
     def rectangle(self, rows: int, cols: int) -> set[Cell]:
         """The cells of a board `rows` high and `cols` wide on screen (hex [q, r]: r counts the rows; QA: a hex
         board of 4 rows x 5 cols was laid as 5 rows of 4, and its drawings lost the last row)."""

@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -22,6 +23,7 @@ from models.clock import time_left
 from models.errors import DocumentError, as_json
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, refuse_game, require_game_of, resolve_context
+from models.paths import MACHINES_DIR
 from models.terminal import Terminal
 
 from .extract import prune
@@ -86,10 +88,11 @@ def _id_hint(machine_id: str, catalog) -> str:
     if same:
         return f" (did you mean {same[0]}?)"
     prefixes = {known[:2] for known in catalog.machines}
-    if machine_id[:2].upper() == "FN" and "FN" not in prefixes:
-        return " (a Funner machine: give --ruleset factory-funner)"
-    if machine_id[:2].upper() == "FF" and "FF" not in prefixes:
-        return " (a Factory Fun machine: give --ruleset factory-fun)"
+    printed = {"FN": ("Funner", "factory-funner"), "FF": ("Factory Fun", "factory-fun")}.get(machine_id[:2].upper())
+    if printed is not None and printed[1] != catalog.ruleset and machine_id[:2].upper() not in prefixes:
+        return f" (a {printed[0]} machine: give --ruleset {printed[1]})"
+    if Path(catalog.source).parent != MACHINES_DIR:   # a user's catalogue (QA: told to give the ruleset it had)
+        return f" (not in the catalogue {catalog.source})"
     return ""
 
 

@@ -119,6 +119,16 @@ def test_boards_json_is_a_boards_file_that_reads_back(tmp_path, ruleset, size):
         assert run("check", "--boards", str(path), ROUND2).exit_code == 0
 
 
+def test_boards_lists_a_boards_own_size_wherever_its_cells_lie(tmp_path):
+    """QA pass 38: a hex board of cells q 33-38, r 34-38 was listed "39x39", its extent counted from 0, 0."""
+    far = {"id": "far", "geometry": "hex", "cells": [[q, r] for q in range(33, 39) for r in range(34, 39)]}
+    path = tmp_path / "boards.json"
+    path.write_text(json.dumps({"ruleset": "factory-funner", "boards": [far]}))
+    row = next(line for line in run("boards", "--ruleset", "factory-funner", "--boards", str(path)).stdout.splitlines()
+               if "far" in line)
+    assert row.split("│")[3].strip() == "5x6"   # 5 rows (r 34-38) of 6 (q 33-38)
+
+
 def test_boards_svg_without_a_board_is_refused_not_ignored(tmp_path):
     """QA: `boards --svg x.svg` printed the list, exit 0, and wrote nothing, with nothing said."""
     drawn = tmp_path / "x.svg"

@@ -83,10 +83,21 @@ def test_bad_boards(tmp_path, change, needle):
     # QA (fuzz): an escape sequence in an id was listed raw by `catalog`, turning the table red
     (lambda d: d["machines"][0].update(id="FF\u001b[31m39"), "got \"FF\\u001b[31m39\""),
     (lambda d: d["machines"][0].update(id="FF 01"), "got \"FF 01\""),
+    # QA pass 38: no machine named, nor the position
+    (lambda d: d["machines"][0]["ports"].append(dict(d["machines"][0]["ports"][0])),
+     "machines[0].ports: two ports at \"W\" (machine FF01)"),
 ])
 def test_bad_catalogues(tmp_path, change, needle):
     path = mutated(tmp_path, MACHINES_DIR / "factory-fun.json", change)
     one_line_error(["check", ROUND2, "--catalog", path], path, needle)
+
+
+def test_a_funner_catalogue_has_no_bonus_machines(tmp_path):
+    """QA pass 38: a Funner machine with a bonus_supply loaded, and its drawing promised the extra container the
+    checker then refused (RULES.md 2: "no bonus machines")."""
+    path = mutated(tmp_path, MACHINES_DIR / "factory-funner.json", lambda d: d["machines"][0].update(bonus_supply="pink"))
+    one_line_error(["catalog", "--ruleset", "factory-funner", "--catalog", path], path,
+                   "machines[0].bonus_supply: Factory Funner has no bonus machines")
 
 
 def test_end_limit_is_bounded(tmp_path):
@@ -140,4 +151,5 @@ def test_a_sequence_needing_more_machines_than_the_catalogue_says_so_in_good_eng
     """QA: "1 rounds x 56 offers need 56 machines"."""
     result = CliRunner().invoke(main, ["sequence", "random", "--players", "56", "--rounds", "1"])
     assert result.exit_code != 0
-    assert "1 round x 56 offers need 56 machines; the catalogue has 55" in result.output, result.output
+    # (players are dealt a whole game's machines, whatever --rounds: QA pass 39)
+    assert "10 rounds (a whole game's) x 56 offers need 560 machines; the catalogue has 55" in result.output, result.output

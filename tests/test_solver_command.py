@@ -298,6 +298,21 @@ def test_unknown_ids_say_what_was_probably_meant():
     one_line(invoke("--board", "classic-A", "--machines", "FN05"), "'--machines'", "--ruleset factory-funner")
 
 
+
+def test_an_id_missing_from_a_users_catalogue_names_the_file_not_the_ruleset_given(tmp_path):
+    """QA pass 38: a factory-fun catalogue without FF39 answered "(a Factory Fun machine: give --ruleset
+    factory-fun)", the ruleset already given."""
+    from models.paths import MACHINES_DIR
+
+    document = json.loads((MACHINES_DIR / "factory-fun.json").read_text())
+    document["machines"] = [m for m in document["machines"] if m["id"] == "FF08"]
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(document))
+    result = invoke("--board", "classic-A", "--machines", "FF39", "--catalog", str(mine))
+    one_line(result, "'--machines'", f'unknown machine id "FF39" (not in the catalogue {mine})')
+    assert "--ruleset" not in result.output
+
+
 def test_a_comma_at_the_end_of_machines_is_let_be_as_in_a_file():
     result = invoke("--board", "classic-A", "--machines", "FF39,FF08,", "--time-limit", "2", "--workers", "1")
     assert result.exit_code == 0 and "solving 2 machines" in result.output
