@@ -160,6 +160,8 @@ class Analysis:
             return "given plan (illegal)"
         if self.beaten:
             return "given plan (beaten)"
+        if self.claimed and not self.proven_optimal:   # (QA: an illegal game ahead of a --plan file called it
+            return "given plan"                         # "best plan found", where this run found nothing)
         # ("found": QA read "best plan 73, share 100.0 %" as "you played the best game" where a search of 15 s
         # had found nothing better and a later one found 77)
         return "optimum" if self.proven_optimal else "best plan found"

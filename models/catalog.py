@@ -72,6 +72,16 @@ class Catalog:
     def __contains__(self, machine_id: object) -> bool:
         return machine_id in self.machines
 
+    @property
+    def bundled(self) -> bool:
+        """One of instances/machines, not a user's --catalog file."""
+        return Path(self.source).parent == MACHINES_DIR
+
+    def unknown(self, machine_id: str) -> str:
+        """What an id this catalogue lacks is called in errors: a user's catalogue is named (QA: "unknown machine
+        id" alone left the reader to guess which file was meant)."""
+        return f"unknown machine id {as_json(machine_id)}" + ("" if self.bundled else f" (not in the catalogue {self.source})")
+
 
 def catalog_document(catalog: Catalog) -> dict:
     """The catalogue as a machines file lists it: `parse_catalog` reads it back to an equal catalogue, so

@@ -96,7 +96,7 @@ def _parse_offered(source: str, key: str, raw: Any, context: Context, offered_in
     for j, machine_id in enumerate(offered):
         expect(source, f"{key}.offered[{j}]", machine_id, str, "a machine id (a string)")
         if machine_id not in context.catalog:
-            raise DocumentError(source, f"{key}.offered[{j}]", f"unknown machine id {as_json(machine_id)}")
+            raise DocumentError(source, f"{key}.offered[{j}]", context.catalog.unknown(machine_id))
         if machine_id in offered_in:
             first = offered_in[machine_id]
             where = "twice in this round" if first == t else f"in rounds {first + 1} and {t + 1}"
@@ -115,7 +115,7 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     if taken is not None:
         expect(source, f"{key}.taken", taken, str, "a machine id or null")
         if taken not in context.catalog:
-            raise DocumentError(source, f"{key}.taken", f"unknown machine id {as_json(taken)}")
+            raise DocumentError(source, f"{key}.taken", context.catalog.unknown(taken))
         if taken not in offered:
             raise DocumentError(source, f"{key}.taken", f"{as_json(taken)} was not offered this round")
     last_pick = raw.get("last_pick", False)

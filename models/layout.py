@@ -108,7 +108,7 @@ class Layout:
         for i, placement in enumerate(self.machines):
             key = f"machines[{i}]"
             if placement.id not in self.catalog:
-                raise DocumentError(self.source, f"{key}.id", f"unknown machine id {as_json(placement.id)}", placement.cell)
+                raise DocumentError(self.source, f"{key}.id", self.catalog.unknown(placement.id), placement.cell)
             if placement.id in seen:
                 raise DocumentError(self.source, f"{key}.id", f"machine {placement.id} is placed twice", placement.cell)
             seen.add(placement.id)

@@ -151,8 +151,10 @@ def _machines(source: str, raw: Any, catalog: Catalog) -> tuple[str, ...]:
     seen: list[str] = []
     for i, machine in enumerate(raw):
         key = f"puzzle.machines[{i}]"
-        if not isinstance(machine, str) or machine not in catalog:
+        if not isinstance(machine, str):
             raise DocumentError(source, key, f"unknown machine id {as_json(machine)}")
+        if machine not in catalog:
+            raise DocumentError(source, key, catalog.unknown(machine))
         if machine in seen:
             raise DocumentError(source, key, f"machine {machine} listed twice")
         seen.append(machine)

@@ -69,9 +69,11 @@ def keep_stopping() -> None:
         signal.signal(number, signal.SIG_IGN)
 
 
-def leave_stops_to_the_parent() -> None:
-    """In a search's child process: Ctrl-C and a hang-up, which come to the whole process group, are the parent's
-    to handle (it stops the children and keeps their best), and SIGTERM ends the child at once (its handler,
-    inherited from the parent, would not: the parent's terminate() must end it)."""
+def leave_stops_to_the_parent(ended_by_sigterm: bool = False) -> None:
+    """In a search's child process: Ctrl-C, SIGTERM and a hang-up, which come to the whole process group (a closed
+    terminal, `timeout`, `kill 0`), are the parent's to handle: it stops its children and keeps what they found
+    (QA: `timeout` killed the children of a 2-worker solve before they sent their layouts, and the solve answered
+    UNKNOWN under a printed best of 27), then ends any left with SIGKILL. `ended_by_sigterm`: a child its parent's
+    machinery ends with SIGTERM (a worker pool's), which must keep SIGTERM's default action."""
     for number in STOP_SIGNALS:
-        signal.signal(number, signal.SIG_DFL if number == signal.SIGTERM else signal.SIG_IGN)
+        signal.signal(number, signal.SIG_DFL if ended_by_sigterm and number == signal.SIGTERM else signal.SIG_IGN)

@@ -59,7 +59,7 @@ class Background(Generic[Result]):
 
     def __exit__(self, *exc: object) -> None:
         if self._child.is_alive():
-            self._child.terminate()
+            self._child.kill()   # (SIGKILL: it ignores the stop signals, models/stopping.py)
         self._child.join(timeout=1.0)
 
     def poll(self) -> Result | None:

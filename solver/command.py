@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 from dataclasses import replace
-from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -20,10 +19,9 @@ from models.check import check_layout
 from models.clickopts import (BOARDS_OPTION, CATALOG_OPTION, RULESET_OPTION, CheckedCommand, json_option,
                               output_option, seed_option, time_limit_option, workers_option)
 from models.clock import time_left
-from models.errors import DocumentError, as_json
+from models.errors import DocumentError
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, refuse_game, require_game_of, resolve_context
-from models.paths import MACHINES_DIR
 from models.terminal import Terminal
 
 from .extract import prune
@@ -87,12 +85,12 @@ def _id_hint(machine_id: str, catalog) -> str:
     same = [known for known in catalog.machines if known.lower() == machine_id.lower()]
     if same:
         return f" (did you mean {same[0]}?)"
+    if not catalog.bundled:   # (its file is named: QA saw the ruleset it had advised, or one its catalogue refused)
+        return ""
     prefixes = {known[:2] for known in catalog.machines}
     printed = {"FN": ("Funner", "factory-funner"), "FF": ("Factory Fun", "factory-fun")}.get(machine_id[:2].upper())
     if printed is not None and printed[1] != catalog.ruleset and machine_id[:2].upper() not in prefixes:
         return f" (a {printed[0]} machine: give --ruleset {printed[1]})"
-    if Path(catalog.source).parent != MACHINES_DIR:   # a user's catalogue (QA: told to give the ruleset it had)
-        return f" (not in the catalogue {catalog.source})"
     return ""
 
 
@@ -101,7 +99,7 @@ def _checked_ids(listed: Listed, catalog, fail: Callable[[str, str], Exception])
     seen: set[str] = set()
     for where, machine_id in listed:
         if machine_id not in catalog:
-            raise fail(where, f"unknown machine id {as_json(machine_id)}{_id_hint(machine_id, catalog)}")
+            raise fail(where, f"{catalog.unknown(machine_id)}{_id_hint(machine_id, catalog)}")
         if machine_id in seen:
             raise fail(where, f"machine {machine_id} is listed twice (a factory has one tile of each machine)")
         seen.add(machine_id)

@@ -113,7 +113,8 @@ def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], sche
         return time.monotonic() - max(phase[0], best[2]) >= phase[1]
 
     sketch = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=order,
-                         time_limit=schedule.sketch_seconds, on_better=fleet.better, stop=stalled, worth=worth)
+                         time_limit=schedule.sketch_seconds, on_better=fleet.better, stop=stalled, worth=worth,
+                         halt=lambda: stop() or fleet.halted())
     if sketch is None or schedule.improve_seconds <= 0:
         return sketch, sketch
     phase[:] = [time.monotonic(), schedule.later_stall]

@@ -60,7 +60,7 @@ class Fleet(Generic[Result]):
         self.halt()
         for child in self._children:
             if child.is_alive():
-                child.terminate()
+                child.kill()   # (SIGKILL: it ignores the stop signals, models/stopping.py)
             child.join(timeout=1.0)
 
     # -- shared while the searches run ------------------------------------

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import atexit
 import multiprocessing
+import signal
 import time
 from concurrent.futures import Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import forkserver, resource_tracker
 from typing import Callable
 
 from models.board import Board
@@ -60,11 +63,34 @@ def _let_workers_start() -> None:
 atexit.register(_let_workers_start)  # after multiprocessing's own exit hook, so it runs before it
 
 
+#: what a pool whose fork server or worker died raises where it is used
+POOL_GONE = (BrokenProcessPool, EOFError, OSError)
+#: the stop signals the fork server starts with blocked, and so its workers (`_helpers_started_deaf`)
+HELD = tuple(number for number in (signal.SIGINT, getattr(signal, "SIGHUP", None), signal.SIGTERM) if number)
+
+
 def _start_worker(event) -> None:
-    """Ctrl-C is the parent's to handle: it sets the event, which every worker watches."""
+    """Ctrl-C is the parent's to handle: it sets the event, which every worker watches. SIGTERM ends a worker,
+    as the pool ends a broken pool's others with it (ignored, a worker would hang the pool's end)."""
     global _stop_event
-    leave_stops_to_the_parent()
+    leave_stops_to_the_parent(ended_by_sigterm=True)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)   # (blocked in the fork server it was forked from)
     _stop_event = event
+
+
+def _helpers_started_deaf() -> None:
+    """Start multiprocessing's resource tracker and fork server (each once a process) with the stop signals
+    blocked, as they then stay (each ends with this process): a stop sent to the whole process group (Ctrl-C, a
+    closed terminal, `timeout`) killed them as they started, and the solve lost its answer ("Aborted!", exit 1,
+    no --out; QA pass 41). A stop to this process waits the few milliseconds this takes, then comes as usual."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
+    try:
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, HELD)   # (the tracker's start unblocks Ctrl-C and SIGTERM)
+        if _START_METHOD == "forkserver":
+            forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _ready() -> bool:
@@ -95,17 +121,19 @@ class GrowthPool:
         context = multiprocessing.get_context(_START_METHOD)
         if _START_METHOD == "forkserver":
             context.set_forkserver_preload(["solver.grow_pool"])
+        _helpers_started_deaf()
         self._event = context.Event()
         self._pool = ProcessPoolExecutor(max(1, workers), mp_context=context, initializer=_start_worker,
                                          initargs=(self._event,))
         self._warm: list[Future] = [self._pool.submit(_ready) for _ in range(max(1, workers))]
+        self._gone = False   # a worker died: the pool is broken, blocks grow in the caller
 
     @classmethod
     def start(cls, workers: int) -> GrowthPool | None:
         """A pool, or None where worker processes cannot start (then blocks grow in the caller)."""
         try:
             return cls(workers)
-        except OSError:
+        except POOL_GONE:
             return None
 
     def __enter__(self) -> GrowthPool:
@@ -125,8 +153,9 @@ class GrowthPool:
         self._pool.shutdown(wait=False, cancel_futures=False)
 
     def ready(self) -> bool:
-        """A worker has started (before that, growing in the caller is faster than waiting for it)."""
-        return any(future.done() for future in self._warm)
+        """A worker has started (before that, growing in the caller is faster than waiting for it), and none has
+        died."""
+        return not self._gone and any(future.done() for future in self._warm)
 
     def verdict(self, ruleset: Ruleset, catalog: Catalog, block: Block, pipes: int, board: Board, centre: Cell,
                 deadline: float, should_stop: Callable[[], bool]) -> tuple[str, Layout | None]:
@@ -136,12 +165,18 @@ class GrowthPool:
         """
         if not self.ready():
             return grow_spare(ruleset, catalog, block, pipes, board, centre, should_stop)
-        future = self._pool.submit(_grow_verdict, ruleset, catalog, block, pipes, board, centre, deadline)
-        while True:
-            try:
-                return future.result(timeout=POLL_SECONDS)
-            except TimeoutError:
-                if should_stop():
-                    self._event.set()  # every worker stops: a stop ends the whole proof
-                    future.cancel()
-                    return "unknown", None
+        try:
+            future = self._pool.submit(_grow_verdict, ruleset, catalog, block, pipes, board, centre, deadline)
+            while True:
+                try:
+                    return future.result(timeout=POLL_SECONDS)
+                except TimeoutError:
+                    if should_stop():
+                        self._event.set()  # every worker stops: a stop ends the whole proof
+                        future.cancel()
+                        return "unknown", None
+        except POOL_GONE:
+            # a worker died (`timeout` or `kill 0` stop the whole group; the system may kill one short of memory):
+            # the block grows here, as where no worker ever started (QA: "Aborted!", the solve's answer lost)
+            self._gone = True
+            return grow_spare(ruleset, catalog, block, pipes, board, centre, should_stop)

@@ -220,9 +220,12 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
         _draw(puzzle, verdict, yours, None, puzzle_path)
         if not verdict.legal:
             _violations(verdict)
-        proved = "proved best" if best.status == "OPTIMAL" else f"not proved: bound {best.bound}"
-        _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
-        _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
+        if best.shipment is None and best.status == "INFEASIBLE":   # (QA: "not proved: bound None", then an empty
+            _out.print(f"no placement of the same parts can ship (proved, {best.seconds:.1f}s)")   # drawing)
+        else:
+            proved = "proved best" if best.status == "OPTIMAL" else f"not proved: bound {best.bound}"
+            _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
+            _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
         if share is not None:
             _out.print(f"yours ships {f'{mine} VP' if yours else 'nothing'} of the best {top}: {share:.0%}")
     if svg_path and best.shipment is not None:

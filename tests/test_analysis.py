@@ -120,7 +120,9 @@ def test_a_game_level_with_an_unproved_plan_is_not_called_the_best() -> None:
     _, best = documents()
     best["result"] = {"status": "FEASIBLE", "bound": 40}
     unproved = analyse(best, best)
-    assert unproved.plan_label == "best plan found"
+    assert unproved.plan_label == "given plan"   # (a --plan file: nothing found here; QA pass 41)
+    computed = compare_games(parse_game(best, "p.json"), parse_game(best, "b.json"), 40, "FEASIBLE")
+    assert computed.plan_label == "best plan found"
     assert "a better game may exist" in render_terminal(unproved)
     best["result"] = {"status": "OPTIMAL", "bound": unproved.best_score}
     proved = analyse(best, best)
@@ -161,10 +163,10 @@ def test_plan_without_bound_is_best_plan_when_status_feasible() -> None:
     played, best = documents()
     best["result"] = {"status": "FEASIBLE", "bound": 30}
     a = analyse(played, best)
-    assert (a.plan_gap, a.plan_label) == (4, "best plan found")
+    assert (a.plan_gap, a.plan_label) == (4, "given plan")
     del best["result"]
     unproved = analyse(played, best)
-    assert unproved.bound is None and unproved.plan_label == "best plan found"   # no result block: nothing proved
+    assert unproved.bound is None and unproved.plan_label == "given plan"   # no result block: nothing proved
 
 
 def test_a_sequence_is_not_a_plan() -> None:
@@ -389,7 +391,7 @@ def test_a_plan_files_own_result_is_shown_as_its_claim_and_dropped_when_a_legal_
     assert "as the plan file says: not proved here" in _header(shown)
     best["result"] = {"status": "OPTIMAL", "bound": 25}   # below the plan's own legal 26
     wrong = analyse(played, best)
-    assert (wrong.bound, wrong.status, wrong.plan_label) == (None, None, "best plan found")
+    assert (wrong.bound, wrong.status, wrong.plan_label) == (None, None, "given plan")
     assert bound_text(wrong) == "the plan file says bound 25, OPTIMAL, but a legal game scores 26: not used"
     played["result"] = {"status": "OPTIMAL"}   # the weaker game called optimal, beaten by the legal played 26
     beaten = analyse(best, played)

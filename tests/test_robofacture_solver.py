@@ -340,6 +340,13 @@ def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
     assert empty.exit_code == 0 and json.loads(empty.stdout)["share"] == 0.0
     shown = run("robofacture", "compare", EXAMPLES / "parts-4x4.json", "--workers", "1")
     assert "yours ships nothing of the best 15: 0%" in shown.stdout
+    # parts no placement can ship: said so, proved (QA pass 41: "not proved: bound None" over an empty drawing)
+    none = tmp_path / "none.json"
+    none.write_text(json.dumps({"ruleset": "robofacture", "space": {"rows": 3, "cols": 3, "player": "red",
+                                "premarked": []}, "parts": [{"kind": "mono", "colors": ["green"]}], "placed": []}))
+    shown = run("robofacture", "compare", none, "--workers", "1")
+    assert shown.exit_code == 0 and "no placement of the same parts can ship (proved" in shown.stdout
+    assert "None" not in shown.stdout
 
 
 def test_a_stop_while_the_space_is_modelled_answers_unknown_as_before_any_placement(monkeypatch):

@@ -227,3 +227,20 @@ def test_a_fixed_reservoir_no_output_reaches_yet_draws_the_outputs_that_can_fill
     orange = next(port for port in FF_CATALOG["FF35"].outputs if not port.is_black)
     near, far = (_output_estimate(ctx, state, orange, facing, [], [], {}) for facing in ((4, 5), (0, 0)))
     assert near < 0 and near + 5 <= far
+
+
+def test_a_halt_ends_a_sketch_attempt_midway_on_a_big_board():
+    """QA pass 41: Ctrl-C 2 s into ten machines walked alone on a 40 x 40 board answered 9 s later: one attempt
+    ran on to its deadline, testing position after position. `halt()` now ends it midway."""
+    import time
+
+    from models.board import Board
+    from models.geometry import SQUARE
+    from solver.sketch import best_sketch
+
+    big = Board("big", SQUARE, frozenset((r, c) for r in range(40) for c in range(40)), frozenset(), frozenset(),
+                40, 40)
+    ids = ["FF01", "FF03", "FF07", "FF15", "FF18", "FF21", "FF25", "FF33", "FF39", "FF45"]
+    began = time.monotonic()
+    best_sketch(FF, big, FF_CATALOG, ids, seed=1, time_limit=30.0, halt=lambda: time.monotonic() - began > 0.5)
+    assert time.monotonic() - began < 2.0

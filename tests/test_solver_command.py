@@ -311,6 +311,18 @@ def test_an_id_missing_from_a_users_catalogue_names_the_file_not_the_ruleset_giv
     result = invoke("--board", "classic-A", "--machines", "FF39", "--catalog", str(mine))
     one_line(result, "'--machines'", f'unknown machine id "FF39" (not in the catalogue {mine})')
     assert "--ruleset" not in result.output
+    # another game's id too: no other ruleset to advise, which this catalogue would refuse (QA pass 41)
+    result = invoke("--board", "classic-A", "--machines", "FN05", "--catalog", str(mine))
+    one_line(result, "'--machines'", f'unknown machine id "FN05" (not in the catalogue {mine})')
+    assert "--ruleset" not in result.output
+    # and a layout's machine `check` reads against it (QA pass 41: the file was not named)
+    from click.testing import CliRunner
+
+    from cli import main
+    from models.paths import EXAMPLES_DIR
+
+    checked = CliRunner().invoke(main, ["check", str(EXAMPLES_DIR / "rulebook-round2.json"), "--catalog", str(mine)])
+    assert checked.exit_code == 2 and f"(not in the catalogue {mine})" in checked.output
 
 
 def test_a_comma_at_the_end_of_machines_is_let_be_as_in_a_file():

@@ -144,6 +144,30 @@ def test_a_child_killed_by_a_signal_is_not_waited_for():
         assert time.monotonic() - start < 3
 
 
+def until_halted(seed: int, fleet: Fleet[str]) -> str:
+    while not fleet.halted():
+        time.sleep(0.01)
+    return "found"
+
+
+@pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP", "SIGINT"])
+def test_a_stop_sent_to_the_whole_group_leaves_the_children_to_send_what_they_found(name):
+    """`timeout`, `kill 0` and a closed terminal send their signal to the children too: a child it killed sent
+    nothing, and a 2-worker solve answered UNKNOWN under a best of 27 its child had printed (QA pass 41). The
+    children leave stops to the parent, which halts them; they then send what they found."""
+    import os
+    import signal
+
+    with Fleet(until_halted, workers=3, seed=0) as fleet:
+        time.sleep(0.5)
+        for child in fleet._children:
+            os.kill(child.pid, getattr(signal, name))
+        time.sleep(0.3)
+        assert all(child.is_alive() for child in fleet._children)
+        assert fleet.results(time.monotonic()) == ["found", "found"]
+    assert not any(child.is_alive() for child in fleet._children)
+
+
 def quick(seed: int, fleet: Fleet[str]) -> str:
     return "sent"
 

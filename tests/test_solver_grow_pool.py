@@ -67,3 +67,49 @@ def test_a_pool_closed_before_its_workers_start_lets_them_start_at_exit():
     assert len(warm) == 2 and not any(future.cancelled() for future in warm)
     grow_pool._let_workers_start()
     assert all(future.done() and future.result() is True for future in warm)
+
+
+#: what a subprocess prints of the fork server's and the resource tracker's blocked signals (from /proc), and
+#: whether a pool whose worker died still gives a verdict, grown here
+_DEAF_HELPERS = """
+import os, signal, sys, time
+sys.path.insert(0, "tests")
+from multiprocessing import forkserver, resource_tracker
+from tests.test_solver_grow_pool import CATALOG, FF, _chain, _wait_ready
+from solver.grow_pool import GrowthPool
+from solver.local import LocalProver
+
+def blocked(pid):
+    status = open(f"/proc/{pid}/status").read()
+    mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk")), 16)
+    return sorted(signal.Signals(n).name for n in range(1, 64) if mask >> (n - 1) & 1)
+
+pool = GrowthPool(1)
+_wait_ready(pool)
+print(blocked(forkserver._forkserver._forkserver_pid), blocked(resource_tracker._resource_tracker._pid))
+for child in pool._pool._processes.values():
+    os.kill(child.pid, signal.SIGTERM)   # (as `timeout` does to the whole group)
+time.sleep(0.5)
+chain = _chain()
+board, centre = LocalProver(FF, CATALOG, lambda *_: "unknown")._patch_for(chain, 4)
+print(pool.verdict(FF, CATALOG, chain, 4, board, centre, time.monotonic() + 60, lambda: False)[0])
+pool.close()
+"""
+
+
+def test_the_fork_server_and_its_workers_outlive_a_stop_sent_to_the_whole_group():
+    """QA pass 41: a closed terminal or Ctrl-C reaches the whole process group, and killed the fork server and
+    resource tracker as they started ("Aborted!", exit 1, the solve's --out lost, tracebacks from the tracker).
+    They now start with the stop signals blocked; a worker the stop killed leaves its blocks to grow here."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    said = subprocess.run([sys.executable, "-c", _DEAF_HELPERS], cwd=root, capture_output=True, text=True,
+                          timeout=120)
+    assert said.returncode == 0, said.stderr
+    server, tracker = said.stdout.splitlines()[0].split("] [")
+    assert {"SIGHUP", "SIGINT", "SIGTERM"} <= set(server.strip("[]").replace("'", "").split(", "))
+    assert "SIGHUP" in tracker   # (it ignores Ctrl-C and SIGTERM itself)
+    assert said.stdout.splitlines()[1] == "found" and "Traceback" not in said.stderr

@@ -3,9 +3,8 @@ and standing it there with every input routed.
 """
 from __future__ import annotations
 
-import math
-import time
 from dataclasses import dataclass
+from typing import Callable
 
 from models.catalog import PortSpec
 from models.geometry import Cell
@@ -233,14 +232,14 @@ def inputs_reachable(ctx: Context, state: State, cache: OptionCache, candidate: 
 
 
 def viable_positions(ctx: Context, state: State, machine: int, ranked: list[Candidate], limit: int,
-                     deadline: float = math.inf):
-    """The best `limit` ranked positions whose inputs can all still reach a network, found before `deadline`
-    (each test floods the board: on a 40 x 40 custom board, 5 700 positions an input could reach from none
-    took one sketch attempt 40 s, and a 10 s solve ended at 18 s)."""
+                     over: Callable[[], bool] = lambda: False):
+    """The best `limit` ranked positions whose inputs can all still reach a network, found before `over()` (out
+    of time or stopped: each test floods the board, and on a 40 x 40 custom board 5 700 positions an input could
+    reach from none took one sketch attempt 40 s, and a 10 s solve ended at 18 s)."""
     cache = OptionCache(ctx, state, machine)
     taken = 0
     for candidate in ranked:
-        if taken >= limit or time.monotonic() > deadline:
+        if taken >= limit or over():
             return
         if inputs_reachable(ctx, state, cache, candidate):
             taken += 1

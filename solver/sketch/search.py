@@ -60,6 +60,12 @@ class _Search:
     deadline: float
     failure: str = "time"
     depth: int = -1                   # deepest machine index that failed (its failure is reported)
+    halt: Callable[[], bool] | None = None   # a stop asked from outside (Ctrl-C, the walks halted)
+
+    def over(self) -> bool:
+        """Out of time, or asked to stop: one attempt on a 40 x 40 board can take seconds (QA: Ctrl-C 2 s into
+        ten machines walked alone answered 9 s later, the attempt running on to its deadline)."""
+        return time.monotonic() > self.deadline or (self.halt is not None and self.halt())
 
     def fail(self, depth: int, reason: str) -> None:
         if depth >= self.depth:
@@ -84,8 +90,8 @@ def _extend(ctx: Context, state: State, order: list[str], k: int, placements: di
     index = len(state.machines)
     tried = 0
     ranked = rank_positions(ctx, state, index, placements[mid], rest)
-    for candidate in viable_positions(ctx, state, index, ranked, TRIED_PLACEMENTS, search.deadline):
-        if search.budget <= 0 or time.monotonic() > search.deadline:
+    for candidate in viable_positions(ctx, state, index, ranked, TRIED_PLACEMENTS, search.over):
+        if search.budget <= 0 or search.over():
             return None
         search.budget -= 1
         placed = place_machine(ctx, state, mid, candidate, rest)
@@ -109,9 +115,9 @@ def _extend(ctx: Context, state: State, order: list[str], k: int, placements: di
 
 
 def attempt(ctx: Context, base: State, order: list[str], placements: dict[str, list[Placement]],
-            fixed: Layout | None, deadline: float) -> Attempt:
+            fixed: Layout | None, deadline: float, halt: Callable[[], bool] | None = None) -> Attempt:
     """One randomised construction in `order`; never returns an illegal layout."""
-    search = _Search(ATTEMPT_BUDGET * max(1, len(order)), deadline)
+    search = _Search(ATTEMPT_BUDGET * max(1, len(order)), deadline, halt=halt)
     state = base
     if base.loose_inputs or any(n.stub is not None for n in base.nets):
         state = connect_loose(ctx, base, order)
@@ -145,12 +151,12 @@ def jittered_costs(rng: random.Random) -> Costs:
 
 def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
                     time_limit: float = 5.0, fixed: Layout | None = None, order: list[str] | None = None,
-                    strict: bool = False):
+                    strict: bool = False, halt: Callable[[], bool] | None = None):
     """Attempts until one is legal or time runs out (yields every Attempt, for statistics).
 
     `order` is tried first; with `strict` it is the only order (the planner lays
     machines in round order, so that every chain runs from an earlier machine to a
-    later one).
+    later one). `halt()` ends them, the attempt at hand midway (a stop from outside).
     """
     deadline = time.monotonic() + time_limit
     fixed_ids = set(fixed.machine_ids) if fixed is not None else set()
@@ -171,13 +177,13 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
         given = [m for m in dict.fromkeys(order) if m in placements]
         orders.insert(0, given + [m for m in todo if m not in given])
     for k in itertools.count():
-        if time.monotonic() > deadline:
+        if time.monotonic() > deadline or (halt is not None and halt()):
             return
         ctx = Context(ruleset, board, catalog, table, random.Random(rng.random()),
                       Costs() if k == 0 else jittered_costs(rng), stock,
                       ruleset.output_limit, end_limit)
         chosen = orders[k] if k < len(orders) else rng.choice(orders)
-        yield attempt(ctx, base, chosen, placements, fixed, deadline)
+        yield attempt(ctx, base, chosen, placements, fixed, deadline, halt)
 
 
 def sketch_layout(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
@@ -216,7 +222,8 @@ def static_score(layout: Layout) -> int:
 def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
                 time_limit: float = 3.0, fixed: Layout | None = None, order: list[str] | None = None,
                 on_better: Callable[[int], None] | None = None,
-                stop: Callable[[], bool] | None = None, worth: Callable[[Layout], int] = static_score) -> Layout | None:
+                stop: Callable[[], bool] | None = None, worth: Callable[[Layout], int] = static_score,
+                halt: Callable[[], bool] | None = None) -> Layout | None:
     """The highest-scoring of the legal sketches found within `time_limit` (`worth`: the score to rank them
     by, the static score unless told; a cost solve ranks them by minus their cost).
 
@@ -225,10 +232,11 @@ def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: l
     the rest of a small budget is better spent on more sketches than on none.
     `on_better(score)` reports each improvement as it happens (progress lines,
     time to the first legal layout); `stop()` ends the sketching early (Ctrl-C,
-    a stall, or giving up on a first sketch: solver/first_layout.py).
+    a stall, or giving up on a first sketch: solver/first_layout.py), after the attempt at hand; `halt()` ends
+    that attempt too.
     """
     best: tuple[int, Layout] | None = None
-    for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order):
+    for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order, halt=halt):
         if result.layout is not None:
             score = worth(result.layout)
             if best is None or score > best[0]:
