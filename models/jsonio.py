@@ -9,6 +9,9 @@ Python's stack).
 from __future__ import annotations
 
 import json
+import os
+import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -85,9 +88,58 @@ def write_text(path: str | Path, text: str) -> None:
     path when they are read, but a disk can fill or a directory go while a solve runs (QA: a traceback,
     and the result lost, for `--out /dev/full`)."""
     try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
+        _write_whole(Path(path), text)
+    except (OSError, RuntimeError) as exc:   # (RuntimeError: Python's "Symlink loop", made since the option was read)
         raise DocumentError(str(path), "", f"cannot write: {exc.strerror or exc}") from None
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """`text` into a new file beside the target, renamed over it once whole: a write that fails (a full disk, a
+    kill) leaves the file that was there as it was, where writing in place left it cut short. A link is written
+    through to its target. In place where a new file cannot stand for the old one: a FIFO or device (its reader
+    waits on that very file), a file with other names or another owner, a directory this user may not add to."""
+    target = path.resolve()
+    try:
+        status: os.stat_result | None = target.stat()
+    except FileNotFoundError:
+        status = None
+    if status is not None and (not stat.S_ISREG(status.st_mode) or status.st_nlink > 1
+                               or status.st_uid != os.getuid() or _a_standard_stream(status)):
+        target.write_text(text, encoding="utf-8")
+        return
+    try:
+        handle, part = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
+    except OSError:
+        target.write_text(text, encoding="utf-8")
+        return
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(part, stat.S_IMODE(status.st_mode) if status is not None else 0o666 & ~_umask())
+        os.replace(part, target)
+    except BaseException:
+        Path(part).unlink(missing_ok=True)
+        raise
+
+
+def _a_standard_stream(status: os.stat_result) -> bool:
+    """The file is where standard output or error goes (`--out /dev/stdout > run.log`): a new file renamed over
+    it would leave the stream writing to the old one, gone from the directory."""
+    for descriptor in (1, 2):
+        try:
+            stream = os.fstat(descriptor)
+        except OSError:
+            continue
+        if (stream.st_dev, stream.st_ino) == (status.st_dev, status.st_ino):
+            return True
+    return False
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it): the mode a file written in place would have had."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def json_text(document: Any) -> str:

@@ -398,3 +398,59 @@ def load_game_from(document: dict) -> dict:
     from models.game import parse_game
 
     return parse_game(document, "game.json").to_dict()
+
+
+# -- writing (models/jsonio.py) ---------------------------------------------------------------------
+def test_a_write_that_fails_leaves_the_file_that_was_there_whole(tmp_path, monkeypatch):
+    """A disk that fills (or a kill) mid-write left a result file cut short, the earlier one lost: the text now
+    goes to a new file beside it, renamed over it once whole."""
+    import os
+
+    from models import jsonio
+
+    out = tmp_path / "best.json"
+    out.write_text('{"earlier": true}\n')
+    os.chmod(out, 0o640)
+
+    class FullDisk:
+        def __init__(self, handle, *args, **kwargs):
+            os.close(handle)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(jsonio.os, "fdopen", FullDisk)
+    with pytest.raises(DocumentError, match="cannot write: No space left on device"):
+        jsonio.write_json(out, {"later": True})
+    assert out.read_text() == '{"earlier": true}\n' and [p.name for p in tmp_path.iterdir()] == ["best.json"]
+    monkeypatch.undo()
+    jsonio.write_json(out, {"later": True})
+    assert json.loads(out.read_text()) == {"later": True} and oct(out.stat().st_mode & 0o777) == oct(0o640)
+
+
+def test_a_written_file_keeps_its_other_names_and_its_links(tmp_path):
+    """A new file renamed over the old one would part a hard link from it and replace a symbolic link with a
+    plain file: those are written in place, through the link."""
+    import os
+
+    from models.jsonio import write_json
+
+    first = tmp_path / "a.json"
+    first.write_text("{}")
+    os.link(first, tmp_path / "b.json")
+    write_json(first, {"n": 1})
+    assert json.loads((tmp_path / "b.json").read_text()) == {"n": 1}
+    (tmp_path / "link.json").symlink_to(tmp_path / "target.json")
+    write_json(tmp_path / "link.json", {"n": 2})
+    assert (tmp_path / "link.json").is_symlink() and json.loads((tmp_path / "target.json").read_text()) == {"n": 2}
+    fresh = tmp_path / "fresh.json"
+    write_json(fresh, {"n": 3})
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
