@@ -409,8 +409,8 @@ def replay(game_path: str, catalog_path, boards_path, as_json: bool, out_path: s
         for r in result.rounds:
             if r.undone:
                 # (QA: said paid, was not; then called every penalty of 0 the last pick's, where money stood at 1)
-                paid = ("the penalty paid" if r.penalty else "no penalty (the last pick)" if r.last_pick
-                        else "no penalty (money cannot fall below 1)")
+                paid = ("the penalty was paid" if r.penalty else "no penalty was paid (the last pick)" if r.last_pick
+                        else "no penalty was paid (money cannot fall below 1)")   # (QA: "and no penalty")
                 console.print(f"round {r.number}: building {r.taken} would have left money below 1, so it was "
                               f"undone and {paid} ({game.ruleset.title})")
         if show_final:

@@ -15,6 +15,7 @@ from .layout import Layout
 from .networks import Connectivity, Network, connect
 from .score import Score, score_layout
 from .stock import SupplyStock
+from .wording import TILE_NAMES, counted
 
 RULES: dict[str, str] = {
     "loose-end": "every port, pipe end and tank opening meets an opening across its side",
@@ -108,7 +109,8 @@ class _Checker:
             elif kind == "pipe":
                 what, machines = "pipe end", []
             else:
-                what, machines = f"{self.layout.tiles[index].kind} tank opening", []
+                # (its name, in the game's words: QA saw "end tank opening" beside "black tank" elsewhere)
+                what, machines = f"{TILE_NAMES[self.layout.tiles[index].kind]} opening", []
             self.add("loose-end", f"{what} on side {loose.side} faces {loose.facing}", [loose.cell], machines)
 
     def connectors(self) -> None:
@@ -220,13 +222,13 @@ class _Checker:
             self.add("supply-limit", message, [t.cell for t in tiles if t.kind == "supply" and t.color in colours])
         count = Counter(t.kind for t in tiles)
         if count["output"] > rules.output_limit:
-            self.add("output-limit", f"{count['output']} output reservoirs, at most {rules.output_limit}",
+            self.add("output-limit", f"{counted(count['output'], 'output reservoir')}, at most {rules.output_limit}",
                      [t.cell for t in tiles if t.kind == "output"])
         end_limit = layout.options.get("end_limit")
         if end_limit is None:
             end_limit = rules.end_limit
         if end_limit is not None and count["end"] > end_limit:
-            self.add("end-limit", f"{count['end']} end-product reservoirs, at most {end_limit}",
+            self.add("end-limit", f"{counted(count['end'], 'end-product reservoir')}, at most {end_limit}",
                      [t.cell for t in tiles if t.kind == "end"])
         diagonals = [t for t in tiles if t.kind == "diagonal"]
         if diagonals and not layout.options.get("diagonal_intersection"):

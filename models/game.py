@@ -26,11 +26,12 @@ class Round:
     opening: bool = False             # the game's first round: Funner's tokens start in round 2
 
     def last_pick_token(self, rules) -> int:
-        """What Funner's last-pick token adds to a built machine's income: from round 2 on, with 3+ players (RULES
-        section 2), whose rounds offer one machine each; otherwise `last_pick` only spares the skip penalty (the
-        general rule: "no penalty for the player who took the last machine")."""
+        """What Funner's last-pick token adds to a built machine's income: from round 2 on, with 2+ players (the
+        rulebook leaves out only the (-1) tile with two; README, rules decisions), whose rounds offer one machine
+        each; otherwise `last_pick` only spares the skip penalty (the general rule: "no penalty for the player who
+        took the last machine")."""
         return (rules.last_pick_bonus if self.last_pick and not self.opening
-                and len(self.offered) >= rules.token_players else 0)
+                and len(self.offered) >= rules.last_pick_players else 0)
 
     def first_pick_fee(self, rules) -> int:
         """What Funner's first-pick token adds to the build (or, if not built, to the penalty)."""
@@ -133,10 +134,11 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
 
 def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, first_pick: bool, last_pick: bool,
                   players: int) -> None:
-    """Funner's first/last tokens (RULES: rounds 2-8, 3+ players) go to two different players who took a
-    machine; a round that gives one player both, or a token to nobody's machine, cannot happen. With fewer
-    players (one offered machine each) there is no first-pick token; `last_pick` still says the player took
-    the last machine (no penalty if it is not built), but earns no token (Replayer)."""
+    """Funner's first/last tokens (rounds 2-8; the first-pick one with 3+ players, the last-pick one with 2+) go
+    to two different players who took a machine; a round that gives one player both, or a token to nobody's
+    machine, cannot happen. With fewer players (one offered machine each) there is no first-pick token; solo,
+    `last_pick` still says the player took the last machine (no penalty if it is not built), but earns no token
+    (Replayer)."""
     if last_pick and "taken" in raw and raw["taken"] is None:   # (Factory Fun's too: QA saw it accepted there)
         raise DocumentError(source, f"{key}.last_pick", "the last pick goes with a taken machine, and this round "
                             "takes none")
@@ -149,9 +151,9 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
         raise DocumentError(source, f"{key}.first_pick", "the first-pick token is used from round 2 on")
     if first_pick and last_pick:
         raise DocumentError(source, key, "first_pick and last_pick go to different players, not both to one")
-    if first_pick and players < context.ruleset.token_players:
+    if first_pick and players < context.ruleset.first_pick_players:
         raise DocumentError(source, f"{key}.first_pick", f"the first-pick token is used with "
-                            f"{context.ruleset.token_players} or more players, and this round offers "
+                            f"{context.ruleset.first_pick_players} or more players, and this round offers "
                             f"{counted(players, 'machine')}, one per player")
     if "taken" in raw and raw["taken"] is None:
         raise DocumentError(source, f"{key}.{token}", "a token goes with a taken machine, and this round takes none")

@@ -49,8 +49,11 @@ class Ruleset:
     #: the one who takes the last machine earns this much more if they build it
     first_pick_fee: int = 0
     last_pick_bonus: int = 0
-    #: the tokens are used only with this many players or more (RULES: Funner, 3+; one machine is offered per player)
-    token_players: int = 3
+    #: the tokens are used only with this many players or more (one machine is offered per player): the first-pick
+    #: (-1) token from 3, the last-pick (+1) from 2 (the rulebook, seed 002: "2-player games leave out the (-1)
+    #: tile, solo games both"; RULES.md 2 reads "3+ players", then "2 players: no -1 tile")
+    first_pick_players: int = 3
+    last_pick_players: int = 2
     #: Funner: a build that would bring money below 1 is undone and the skip penalty paid (RULES section 2);
     #: the square games forbid it, so the replay reports it as a `money-floor` violation
     undo_unaffordable: bool = False

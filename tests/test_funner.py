@@ -132,12 +132,17 @@ def test_last_pick_built_earns_one_more_and_first_pick_pays_one_more():
     assert replay(doc).money == 13
 
 
-def test_tokens_are_not_used_with_one_or_two_players():
-    """RULES: the tokens are for 3+ players. With one machine offered (solo) the last pick still spares the
-    penalty of a machine not built (the general rule), but earns no token; a first pick cannot happen."""
+def test_tokens_are_not_used_solo_and_only_the_last_pick_one_with_two_players():
+    """The rulebook (seed 002): "2-player games leave out the (-1) tile; solo games both". Solo, the last pick
+    still spares the penalty of a machine not built (the general rule), but earns no token; with two players it
+    earns the +1 (QA pass 43: it earned nothing, as RULES.md's "3+ players" reads), and a first pick cannot
+    happen."""
     doc = funner_game([{"offered": ["EX01"], "taken": "EX01", "layout": ROUND1},
                        {"offered": ["EX02"], "taken": "EX02", "layout": ROUND2, "last_pick": True}])
     assert replay(doc).money == 14
+    doc["rounds"][1]["offered"] = ["EX02", "EX03"]
+    assert replay(doc).money == 15
+    doc["rounds"][1]["offered"] = ["EX02"]
     doc["rounds"][1].pop("layout")
     assert replay(doc).money == 6
     doc["rounds"][1].update(last_pick=False, first_pick=True, offered=["EX02", "EX03"])
@@ -184,8 +189,8 @@ def test_an_undone_build_at_money_one_says_the_floor_spared_the_penalty(tmp_path
     path = tmp_path / "undone.json"
     path.write_text(json.dumps(funner_game([{"offered": ["EX01"], "taken": "EX01",
                                              "layout": _round1_with_stray_pipes(6)}])))   # 1 + 8 - 9 = 0
-    out = CliRunner().invoke(main, ["replay", str(path), "--catalog", str(EXAMPLE_CATALOG)]).output
-    assert "undone and no penalty (money cannot fall below 1)" in out and "last pick" not in out
+    out = " ".join(CliRunner().invoke(main, ["replay", str(path), "--catalog", str(EXAMPLE_CATALOG)]).output.split())
+    assert "undone and no penalty was paid (money cannot fall below 1)" in out and "last pick" not in out
 
 
 def test_a_build_that_leaves_money_at_one_stands():
@@ -236,6 +241,11 @@ def _limit_messages(body: dict, rule: str) -> list[str]:
 def test_nine_black_tanks_at_most():
     assert _limit_messages(_tanks("end", 10), "end-limit") == ["10 black tanks, at most 9"]
     assert _limit_messages(_tanks("end", 9), "end-limit") == []
+    # one, against a stock set to none: one tank, in the singular (QA pass 43: "1 black tanks")
+    assert _limit_messages({**_tanks("end", 1), "options": {"end_limit": 0}}, "end-limit") == ["1 black tank, at most 0"]
+    # a lone tank's opening is called by the tank's name, as the other messages and the legend do (QA pass 43:
+    # "end tank opening")
+    assert _limit_messages(_tanks("end", 1), "loose-end") == ["black tank opening on side SE faces an empty cell"]
 
 
 def test_three_white_tanks_at_most():
