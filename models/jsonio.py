@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -96,17 +97,24 @@ def write_text(path: str | Path, text: str) -> None:
 def _write_whole(path: Path, text: str) -> None:
     """`text` into a new file beside the target, renamed over it once whole: a write that fails (a full disk, a
     kill) leaves the file that was there as it was, where writing in place left it cut short. A link is written
-    through to its target. In place where a new file cannot stand for the old one: a FIFO or device (its reader
-    waits on that very file), a file with other names or another owner, a directory this user may not add to."""
-    target = path.resolve()
+    through to its target. Where a new file cannot stand for the old one, in place: a FIFO or device (its reader
+    waits on that very file), a file with other names or another owner or group, a directory this user may not
+    add to; and the file standard output or error goes to through that stream (`--out /dev/stdout`, into a pipe
+    or `> run.log`: QA saw the pipe's name unresolvable and the printed output emptied)."""
     try:
-        status: os.stat_result | None = target.stat()
+        status: os.stat_result | None = path.stat()
     except FileNotFoundError:
         status = None
-    if status is not None and (not stat.S_ISREG(status.st_mode) or status.st_nlink > 1
-                               or status.st_uid != os.getuid() or _a_standard_stream(status)):
-        target.write_text(text, encoding="utf-8")
+    stream = _standard_stream(status)
+    if stream is not None:
+        stream.write(text)
+        stream.flush()
         return
+    if status is not None and (not stat.S_ISREG(status.st_mode) or status.st_nlink > 1
+                               or status.st_uid != os.getuid()):
+        path.write_text(text, encoding="utf-8")
+        return
+    target = path.resolve()   # (a regular file, or none yet: a link to either is written through)
     try:
         handle, part = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     except OSError:
@@ -115,24 +123,33 @@ def _write_whole(path: Path, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
-        os.chmod(part, stat.S_IMODE(status.st_mode) if status is not None else 0o666 & ~_umask())
+        if status is not None:   # its group and mode (not set-id bits, which a write clears: QA saw one kept)
+            if status.st_gid != os.stat(part).st_gid:
+                os.chown(part, -1, status.st_gid)
+            os.chmod(part, stat.S_IMODE(status.st_mode) & ~(stat.S_ISUID | stat.S_ISGID))
+        else:
+            os.chmod(part, 0o666 & ~_umask())
         os.replace(part, target)
+    except PermissionError:   # (a group this user is not in: the file keeps its group, written in place)
+        Path(part).unlink(missing_ok=True)
+        target.write_text(text, encoding="utf-8")
     except BaseException:
         Path(part).unlink(missing_ok=True)
         raise
 
 
-def _a_standard_stream(status: os.stat_result) -> bool:
-    """The file is where standard output or error goes (`--out /dev/stdout > run.log`): a new file renamed over
-    it would leave the stream writing to the old one, gone from the directory."""
-    for descriptor in (1, 2):
+def _standard_stream(status: os.stat_result | None) -> Any:
+    """sys.stdout or sys.stderr where the file is where that stream goes, else None."""
+    if status is None:
+        return None
+    for descriptor, stream in ((1, sys.stdout), (2, sys.stderr)):
         try:
-            stream = os.fstat(descriptor)
+            opened = os.fstat(descriptor)
         except OSError:
             continue
-        if (stream.st_dev, stream.st_ino) == (status.st_dev, status.st_ino):
-            return True
-    return False
+        if (opened.st_dev, opened.st_ino) == (status.st_dev, status.st_ino):
+            return stream
+    return None
 
 
 def _umask() -> int:

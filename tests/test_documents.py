@@ -454,3 +454,46 @@ def test_a_written_file_keeps_its_other_names_and_its_links(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def test_an_output_to_the_file_standard_output_goes_to_is_written_through_the_stream(tmp_path):
+    """`--out /dev/stdout` into a pipe failed ("No such file or directory": the pipe's name resolved to none), and
+    into a file (`> run.log`, `>> run.log`) emptied it, the printed table with it (QA pass 42): it now goes down
+    standard output itself, after what was printed."""
+    import subprocess
+    import sys
+
+    from models.paths import EXAMPLES_DIR
+
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "-c", "from cli import main; main()", "replay", str(EXAMPLES_DIR / "rulebook-game.json"),
+               "--out", "/dev/stdout"]
+    piped = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    assert piped.returncode == 0 and '"rounds"' in piped.stdout and "final score" in piped.stdout
+    log = tmp_path / "run.log"
+    log.write_text("EARLIER\n")
+    with open(log, "a") as appended:
+        assert subprocess.run(command, cwd=root, stdout=appended, stderr=subprocess.DEVNULL).returncode == 0
+    kept = log.read_text()
+    assert kept.startswith("EARLIER\n") and "final score" in kept and kept.rstrip().endswith("}")
+
+
+def test_a_rewritten_file_keeps_its_group_and_loses_set_id_bits(tmp_path):
+    """The new file renamed over the old one took the writer's group (QA pass 42: a 0640 file of group daemon
+    became root's, its readers shut out) and kept a set-user-id bit a write in place clears."""
+    import os
+    import stat
+
+    from models.jsonio import write_json
+
+    out = tmp_path / "shared.json"
+    out.write_text("{}")
+    os.chmod(out, 0o4750)
+    others = [g for g in os.getgroups() if g != os.stat(out).st_gid] or ([1] if os.getuid() == 0 else [])
+    if others:   # (a second group of this user's to give the file; root may give any)
+        os.chown(out, -1, others[0])
+    group = os.stat(out).st_gid
+    assert group == others[0] if others else True
+    write_json(out, {"n": 1})
+    assert json.loads(out.read_text()) == {"n": 1}
+    assert os.stat(out).st_gid == group and stat.S_IMODE(os.stat(out).st_mode) == 0o750
