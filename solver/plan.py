@@ -39,6 +39,7 @@ from .plan_parallel import parallel_search
 from .plan_polish import polish_game
 from .search import Interrupt, Progress, in_worker_thread
 from .staged import solve_staged
+from .static import model_seconds, model_too_dear
 
 RoundReport = Callable[[str], None]
 
@@ -194,7 +195,14 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                     f"{_CANDIDATES['played']}")
         if played is not None:   # (ties keep the search's plan)
             best = max([best, played], key=lambda item: item[0])
-        if polishing and not interrupt.flag and (bound is None or best[0] < bound):
+        board, most = game.context.board, len(best[3].final_layout.machines)
+        # a board too big to model in the time left is not modelled (QA: on a 40 x 40 board the step took 9.7 s
+        # of its 3 and the plan ended 7 s past its limit, at 950 MB)
+        dear = model_too_dear(board, most, start + time_limit - time.monotonic())
+        if dear and polishing and not interrupt.flag and (bound is None or best[0] < bound):
+            say(f"no rounds re-laid with CP-SAT: the board's {len(board.cells)} cells take about "
+                f"{model_seconds(board, most):.0f} s to model")
+        if polishing and not dear and not interrupt.flag and (bound is None or best[0] < bound):
             # (QA: nothing said the step ran, nor that it found nothing, so a plan's last seconds looked idle)
             say(f"re-laying its rounds with CP-SAT ({up_to_seconds(start + time_limit - time.monotonic())})")
             polished, replayed = polish_game(best[2], start + time_limit, workers, seed, interrupt,
@@ -203,7 +211,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                 best = _judged_candidate(game, "polished", polished.rounds, say)
             else:
                 say(f"no round re-laid scores more ({best[0]} stands)")
-        if not interrupt.flag and short and (bound is None or best[0] < bound) and time.monotonic() < start + time_limit:
+        if (not interrupt.flag and short and not dear and (bound is None or best[0] < bound)
+                and time.monotonic() < start + time_limit):
             exact = solve_staged(game, best[2], bound, start + time_limit, workers, seed,
                                  _continued(progress, start, best[0], bound), interrupt)
             if exact.bound is not None and (bound is None or exact.bound < bound):

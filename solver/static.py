@@ -85,7 +85,7 @@ SKETCH_GIVE_UP_FLOOR = 1.0
 #: 8.9 s); without it the layout is checked and kept as it is
 HINT_LEAST = 1.0
 #: CP-SAT's model takes about cells x (MODEL_MS_PER_CELL[0] + MODEL_MS_PER_CELL[1] x machines) ms to build
-#: (`_model_seconds`); a solve whose model would take more than MODEL_SHARE of its time, and over MODEL_FLOOR s,
+#: (`model_seconds`); a solve whose model would take more than MODEL_SHARE of its time, and over MODEL_FLOOR s,
 #: walks alone: no printed board comes near (9 x 9 and ten machines: 0.3 s). A model costs several times its
 #: build: six machines on a 40 x 40 board built in 5.5 s, each complete hint took 6 s and CP-SAT's last run
 #: ended 8 s past the deadline (a 60 s solve: 65-69 s at 54, walks alone 60 on time; 120 s: 49 at 126.6 s)
@@ -332,7 +332,7 @@ def solve_static(
         t0 = time.monotonic()
         # a board too big to model in the time is walked alone (QA: a 3 s solve of six machines on a 40 x 40
         # custom board ended at 10.6 s, 5.7 s of it building the model)
-        modelled = topo is None or not _model_too_dear(board, len(picked or ids), time_limit)
+        modelled = topo is None or not model_too_dear(board, len(picked or ids), time_limit)
         built: StaticModel | None = None if topo is None or not modelled else starting.abortable(
             lambda: build_static_model(ruleset, board, catalog, picked or ids, objective=objective,
                                        optional=optional and objective == "profit", diagonal=diagonal,
@@ -363,10 +363,10 @@ def solve_static(
         stopped = interrupt.signum
 
     best, bound, status = track.best, _whole(track.bound, objective), ("OPTIMAL" if track.optimal else "UNKNOWN")
-    model_seconds = _model_seconds(board, len(picked or ids))
-    unmodelled = None if modelled else (f"the board's {len(board.cells)} cells take about {model_seconds:.0f} s to "
+    modelling = model_seconds(board, len(picked or ids))
+    unmodelled = None if modelled else (f"the board's {len(board.cells)} cells take about {modelling:.0f} s to "
                                         "model: walks alone, with no search to prove a bound (CP-SAT joins from "
-                                        f"--time-limit {math.ceil(model_seconds / MODEL_SHARE)})")
+                                        f"--time-limit {math.ceil(modelling / MODEL_SHARE)})")
     if best is None:
         return result("UNKNOWN", bound=bound, build_seconds=build_seconds, stop_signal=stopped,
                       topology_bound=relaxed,
@@ -386,16 +386,16 @@ def solve_static(
                   stop_signal=stopped, explanation=unmodelled if status != "OPTIMAL" else None)
 
 
-def _model_seconds(board: Board, machines: int) -> float:
+def model_seconds(board: Board, machines: int) -> float:
     """About how long CP-SAT's model of `machines` takes to build on `board`: linear in its cells (2026-12-06,
     this machine: square 9 x 9 0.15-0.27 s, 20 x 20 1.1-1.8 s, 40 x 40 3.9-8.5 s for 2-10 machines)."""
     per_cell, per_machine = MODEL_MS_PER_CELL
     return len(board.cells) * (per_cell + per_machine * machines) / 1000.0
 
 
-def _model_too_dear(board: Board, machines: int, time_limit: float) -> bool:
+def model_too_dear(board: Board, machines: int, time_limit: float) -> bool:
     """The model would take more than MODEL_SHARE of the time (and over MODEL_FLOOR s: never a printed board)."""
-    return _model_seconds(board, machines) > max(MODEL_FLOOR, MODEL_SHARE * time_limit)
+    return model_seconds(board, machines) > max(MODEL_FLOOR, MODEL_SHARE * time_limit)
 
 
 def _first_bound(ruleset: Ruleset, catalog: Catalog, ids: list[str], objective: str, optional: bool,

@@ -119,6 +119,19 @@ def test_a_plan_ends_with_its_best_game_polished(monkeypatch):
     assert said[-1] == f"no round re-laid scores more ({result.final_score} stands)"
 
 
+def test_a_board_too_big_to_model_in_the_time_left_is_not_relaid(monkeypatch):
+    """QA pass 42: on a 40 x 40 board the step announced "up to 3 s" took 9.7 s (its model alone) and the plan
+    ended 7 s past its limit at 950 MB; such a board is now left as the search laid it, and said so."""
+    calls = []
+    monkeypatch.setattr(plan_module, "polish_game", lambda *args, **kwargs: calls.append(args))
+    monkeypatch.setattr(plan_module, "_final_bound", lambda *args: (None, True))
+    monkeypatch.setattr(plan_module, "model_too_dear", lambda *args: True)
+    said = []
+    result = plan_game(sequence(["FF43"], ["FF39"], ["FF08"], ["FF35"]), time_limit=6, seed=1, report=said.append)
+    assert result.replay.legal and calls == []
+    assert re.fullmatch(r"no rounds re-laid with CP-SAT: the board's 77 cells take about \d+ s to model", said[-1])
+
+
 def test_the_last_rounds_newcomer_may_stand_anywhere():
     """FF27's orange output waits at a reservoir; FF43 (orange in) came last and stands far off with a
     container of its own: 2 + 5 - 2 + 5 - 2 = 8. Nothing builds on where it stands, so the last round may

@@ -883,7 +883,7 @@ def test_a_board_too_big_to_model_in_the_time_is_walked_alone_and_the_time_is_ke
     solve now walks alone (no model: its answer says so) and ends on time."""
     import solver.static as static
 
-    assert not any(static._model_too_dear(board, 10, 0.1) for board in BOARDS.values())   # never a printed board
+    assert not any(static.model_too_dear(board, 10, 0.1) for board in BOARDS.values())   # never a printed board
     started = time.monotonic()
     result = solve(["FF40", "FF12", "FF07", "FF13"], board=tiny_board(30, 30), workers=1, time_limit=4)
     assert time.monotonic() - started < 5.0 and result.build_seconds < 0.01 and "walks alone" in result.explanation
@@ -923,7 +923,7 @@ def test_optional_machines_walked_alone_are_halved_until_a_walk_lays_some(monkey
     monkeypatch.setattr(static._Solve, "walk", only_pairs)
     # (classic-A taken as too big to model: its sketches take a tenth of a second, where a 30 x 30 board's pair
     # found none in CI's busy second and a half)
-    monkeypatch.setattr(static, "_model_too_dear", lambda *args: True)
+    monkeypatch.setattr(static, "model_too_dear", lambda *args: True)
     result = solve(["FF40", "FF12", "FF07", "FF13", "FF21", "FF53", "FF01", "FF03"], optional=True, workers=1,
                    time_limit=4)
     assert asked[:3] == [8, 4, 2] and result.check.legal and 0 < len(result.layout.machines) <= 2
@@ -943,7 +943,7 @@ def test_walks_alone_that_find_no_sketch_sketch_on_in_the_time_their_moves_had(m
             None, None, None, None)
 
     monkeypatch.setattr(static._Solve, "walk", first_finds_nothing)
-    monkeypatch.setattr(static, "_model_too_dear", lambda *args: True)
+    monkeypatch.setattr(static, "model_too_dear", lambda *args: True)
     result = solve(["FF40", "FF12", "FF07", "FF13", "FF21", "FF53"], workers=1, time_limit=4, seed=3)
     (first_seed, first_moves, first_sketches), (second_seed, second_moves, second_sketches) = asked
     assert first_moves > 0 and second_moves == 0 and second_seed != first_seed
