@@ -8,6 +8,7 @@ because one HTML document holds many SVGs).
 """
 from __future__ import annotations
 
+import itertools
 import re
 from html import escape
 
@@ -78,7 +79,7 @@ def _own_patterns(body: str) -> str:
     its own, ff-hatch-1, -2, ...: an id may stand once in an HTML page (QA: 15 times), and a picture copied out
     of the page alone keeps its hatching (QA, 2026-12-07: the page defined it once, in its first picture, so a
     copied picture drew blocked cells white)."""
-    pictures = iter(range(1, body.count("<svg") + 1))
+    pictures = itertools.count(1)
     return re.sub(r"<svg\b.*?</svg>", lambda m: m.group(0).replace("ff-hatch", f"ff-hatch-{next(pictures)}"),
                   body, flags=re.S)
 
