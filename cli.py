@@ -328,19 +328,19 @@ def show(layout_path: str, catalog_path, boards_path, as_json: bool, svg_path: s
     layout = load_layout(layout_path, catalog_path, boards_path)
     result = check_layout(layout)
     highlight = _violation_cells(result.violations)
-    if svg_path:
+    if as_json:
+        _print_json({**layout.to_dict(), "result": {"legal": result.legal, **result.score.summary()}})
+    else:
+        _draw(layout, highlight)
+        verdict = "legal" if result.legal else f"illegal ({counted(len(result.violations), 'violation')})"
+        count = len(layout.machines)
+        console.print(f"{layout.board.id}: {count} machine{'' if count == 1 else 's'}, score {result.score.total}, {verdict}")
+    if svg_path:   # (after what is printed, as every command writes its files: QA, `--svg /dev/stdout`)
         # (the rules named: QA saw outlined cells and no word of what they broke)
         broken = ", ".join(dict.fromkeys(v.rule for v in result.violations))
         verdict = "" if result.legal else f", illegal ({counted(len(result.violations), 'violation')} outlined: {broken})"
         _write(svg_path, layout_svg(layout, title=f"{Path(layout_path).name}: score {result.score.total}{verdict}",
                                         highlight_cells=highlight))
-    if as_json:
-        _print_json({**layout.to_dict(), "result": {"legal": result.legal, **result.score.summary()}})
-        return
-    _draw(layout, highlight)
-    verdict = "legal" if result.legal else f"illegal ({counted(len(result.violations), 'violation')})"
-    count = len(layout.machines)
-    console.print(f"{layout.board.id}: {count} machine{'' if count == 1 else 's'}, score {result.score.total}, {verdict}")
 
 
 # -- games -------------------------------------------------------------------

@@ -106,9 +106,16 @@ def _write_whole(path: Path, text: str) -> None:
     except FileNotFoundError:
         status = None
     stream = _standard_stream(status)
-    if stream is not None:
-        stream.write(text)
-        stream.flush()
+    if stream is not None:   # (in UTF-8, as every file is written, whatever the terminal's encoding: QA pass 44;
+        stream.flush()        # on a line of its own after what was printed)
+        raw = getattr(stream, "buffer", None)
+        line = text if text.endswith("\n") else text + "\n"
+        if raw is None:
+            stream.write(line)
+            stream.flush()
+        else:
+            raw.write(line.encode("utf-8"))
+            raw.flush()
         return
     if status is not None and (not stat.S_ISREG(status.st_mode) or status.st_nlink > 1
                                or status.st_uid != os.getuid()):

@@ -497,3 +497,28 @@ def test_a_rewritten_file_keeps_its_group_and_loses_set_id_bits(tmp_path):
     write_json(out, {"n": 1})
     assert json.loads(out.read_text()) == {"n": 1}
     assert os.stat(out).st_gid == group and stat.S_IMODE(os.stat(out).st_mode) == 0o750
+
+
+def test_a_file_written_through_standard_output_is_utf8_after_the_drawing(tmp_path):
+    """Written through the stream, the SVG took the terminal's encoding (QA pass 44: `PYTHONIOENCODING=ascii`
+    escaped a catalogue's "Rührwerk", Latin-1 made the file invalid UTF-8), and `show` wrote it before its
+    drawing, the drawing's first line stuck to `</svg>`: it is now UTF-8, on lines of its own, after."""
+    import os
+    import subprocess
+    import sys
+
+    from models.paths import EXAMPLES_DIR, MACHINES_DIR
+
+    catalogue = json.loads((MACHINES_DIR / "factory-fun.json").read_text())
+    for machine in catalogue["machines"]:
+        machine["name"] = "Rührwerk→" + machine["id"]
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(catalogue, ensure_ascii=False), encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    shown = subprocess.run([sys.executable, "-c", "from cli import main; main()", "show",
+                            str(EXAMPLES_DIR / "rulebook-round2.json"), "--catalog", str(mine), "--svg", "/dev/stdout"],
+                           cwd=root, capture_output=True, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert shown.returncode == 0
+    picture = shown.stdout[shown.stdout.index(b"<?xml"):]
+    assert "Rührwerk→FF39".encode("utf-8") in picture and picture.endswith(b"</svg>\n")
+    assert b"classic-A" in shown.stdout[:shown.stdout.index(b"<?xml")]   # the drawing and its verdict came first
