@@ -199,10 +199,11 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
         # a board too big to model in the time left is not modelled (QA: on a 40 x 40 board the step took 9.7 s
         # of its 3 and the plan ended 7 s past its limit, at 950 MB)
         dear = model_too_dear(board, most, start + time_limit - time.monotonic())
-        if dear and polishing and not interrupt.flag and (bound is None or best[0] < bound):
+        relaying = polishing and not interrupt.flag and (bound is None or best[0] < bound)
+        if relaying and dear:
             say(f"no rounds re-laid with CP-SAT: the board's {len(board.cells)} cells take about "
                 f"{model_seconds(board, most):.0f} s to model")
-        if polishing and not dear and not interrupt.flag and (bound is None or best[0] < bound):
+        elif relaying:
             # (QA: nothing said the step ran, nor that it found nothing, so a plan's last seconds looked idle)
             say(f"re-laying its rounds with CP-SAT ({up_to_seconds(start + time_limit - time.monotonic())})")
             polished, replayed = polish_game(best[2], start + time_limit, workers, seed, interrupt,
