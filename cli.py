@@ -186,10 +186,9 @@ def _violation_cells(violations) -> list:
 
 def _write(path: str, text: str) -> None:
     """Write an output file and say so; a failure is one line naming the file (models/jsonio.py)."""
-    from models.jsonio import write_text
+    from models.jsonio import write_and_say
 
-    write_text(path, text)
-    err_console.print(f"wrote {path}")
+    write_and_say(path, text, err_console.print)
 
 
 def _write_document(path: str, document: Any) -> None:

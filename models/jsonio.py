@@ -8,13 +8,14 @@ Python's stack).
 """
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import DocumentError
 
@@ -84,17 +85,24 @@ def read_json(path: str | Path) -> Any:
     return parse_json(read_text(path), str(path))
 
 
-def write_text(path: str | Path, text: str) -> None:
+def write_text(path: str | Path, text: str) -> bool:
     """Write a file the user named; a failure is one DocumentError naming it. Output options check their
     path when they are read, but a disk can fill or a directory go while a solve runs (QA: a traceback,
-    and the result lost, for `--out /dev/full`)."""
+    and the result lost, for `--out /dev/full`). False where the file is standard output or error and that
+    stream could not take it (its reader gone, its disk full): the command's exit says so (models/terminal.py)."""
     try:
-        _write_whole(Path(path), text)
+        return _write_whole(Path(path), text)
     except (OSError, RuntimeError) as exc:   # (RuntimeError: Python's "Symlink loop", made since the option was read)
         raise DocumentError(str(path), "", f"cannot write: {exc.strerror or exc}") from None
 
 
-def _write_whole(path: Path, text: str) -> None:
+def write_and_say(path: str | Path, text: str, say: Callable[[str], None]) -> None:
+    """`write_text`, then "wrote PATH" if the text went there (QA: "wrote /dev/stdout" where it went nowhere)."""
+    if write_text(path, text):
+        say(f"wrote {path}")
+
+
+def _write_whole(path: Path, text: str) -> bool:
     """`text` into a new file beside the target, renamed over it once whole: a write that fails (a full disk, a
     kill) leaves the file that was there as it was, where writing in place left it cut short. A link is written
     through to its target. Where a new file cannot stand for the old one, in place: a FIFO or device (its reader
@@ -106,27 +114,18 @@ def _write_whole(path: Path, text: str) -> None:
     except FileNotFoundError:
         status = None
     stream = _standard_stream(status)
-    if stream is not None:   # (in UTF-8, as every file is written, whatever the terminal's encoding: QA pass 44;
-        stream.flush()        # on a line of its own after what was printed)
-        raw = getattr(stream, "buffer", None)
-        line = text if text.endswith("\n") else text + "\n"
-        if raw is None:
-            stream.write(line)
-            stream.flush()
-        else:
-            raw.write(line.encode("utf-8"))
-            raw.flush()
-        return
+    if stream is not None:
+        return _through(stream, text if text.endswith("\n") else text + "\n")
     if status is not None and (not stat.S_ISREG(status.st_mode) or status.st_nlink > 1
                                or status.st_uid != os.getuid()):
         path.write_text(text, encoding="utf-8")
-        return
+        return True
     target = path.resolve()   # (a regular file, or none yet: a link to either is written through)
     try:
         handle, part = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     except OSError:
         target.write_text(text, encoding="utf-8")
-        return
+        return True
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -143,6 +142,35 @@ def _write_whole(path: Path, text: str) -> None:
     except BaseException:
         Path(part).unlink(missing_ok=True)
         raise
+    return True
+
+
+def _through(stream: Any, text: str) -> bool:
+    """`text` down standard output or error itself, after what was printed, in UTF-8 whatever the terminal's
+    encoding (QA pass 44: Latin-1 made the file invalid UTF-8), every byte of it or a failure the stream records
+    (QA pass 46: a write the system cut short said "wrote" and exited 0); False where it could not go."""
+    if getattr(stream, "failure", None) is not None:   # (already gone or full: nothing more goes there)
+        return False
+    try:
+        stream.flush()
+        descriptor = stream.fileno()
+    except (OSError, ValueError, io.UnsupportedOperation) as failure:
+        if isinstance(failure, OSError) and hasattr(stream, "_failed"):
+            stream._failed(failure)
+            return False
+        stream.write(text)   # (a stream with no descriptor of its own: a test's)
+        stream.flush()
+        return True
+    data = memoryview(text.encode("utf-8"))
+    try:
+        while data:
+            data = data[os.write(descriptor, data):]
+    except OSError as failure:
+        if not hasattr(stream, "_failed"):
+            raise
+        stream._failed(failure)   # (the command's exit says it: 141 for a reader gone, 2 for a full disk)
+        return False
+    return True
 
 
 def _standard_stream(status: os.stat_result | None) -> Any:

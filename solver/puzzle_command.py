@@ -18,7 +18,7 @@ from models.check import CheckResult, check_layout
 from models.clickopts import (CATALOG_OPTION, RULESET_OPTION, CheckedGroup, json_option, output_option,
                               seed_option, time_limit_option, workers_option)
 from models.clock import time_left
-from models.jsonio import json_text, read_json, write_text
+from models.jsonio import json_text, read_json, write_and_say
 from models.layout import Layout, parse_layout, refuse_game, require_game_of
 from models.puzzle import MAX_MACHINES, NONE_OTHER, FactoryPuzzle, Second, load_puzzle
 from models.rulesets import get_ruleset
@@ -48,8 +48,7 @@ def puzzle() -> None:
 
 
 def _write(path: str, text: str) -> None:
-    write_text(path, text)
-    _err.print(f"wrote {path}")
+    write_and_say(path, text, _err.print)
 
 
 def _question(puzzle_: FactoryPuzzle) -> str:
@@ -163,13 +162,13 @@ def _publish(puzzle_: FactoryPuzzle, answer: Layout, seconds: float, how: str, o
              answer_path: str | None, svg_path: str | None, as_json: bool) -> None:
     """A puzzle proved to have one best layout: written (or printed), shown, its answer and picture written."""
     text = json_text(puzzle_.to_dict())
-    if out_path:
-        _write(out_path, text)
     printed = as_json or not out_path
     if printed:
         click.echo(text, nl=False)
     _show_puzzle(puzzle_, _err if printed else _out)
     _err.print(f"{how}: the best layout scores {puzzle_.best}, and every other layout scores less (proved)")
+    if out_path:   # (the files after what is printed, as every command writes them: QA, `--out /dev/stdout`)
+        _write(out_path, text)
     if answer_path:
         proved = StaticResult("OPTIMAL", answer, puzzle_.best, puzzle_.best, 0.0, seconds, 0.0, None, None,
                               check=check_layout(answer))

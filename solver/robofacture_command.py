@@ -16,7 +16,7 @@ from models.clickopts import (CheckedGroup, json_option, output_option, seed_opt
                               workers_option)
 from models.clock import time_left
 from models.errors import DocumentError
-from models.jsonio import json_text, write_text
+from models.jsonio import json_text, write_and_say
 from models.robofacture.check import Verdict, check
 from models.robofacture.puzzle import MAX_SIDE, Puzzle, load_puzzle
 from models.robofacture.render import caption, product_words, svg_picture, terminal_key, terminal_picture
@@ -44,8 +44,7 @@ def _print_json(value) -> None:
 
 
 def _write(path: str, text: str) -> None:
-    write_text(path, text)
-    _err.print(f"wrote {path}")
+    write_and_say(path, text, _err.print)
 
 
 def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path: str | None, source: str,
@@ -174,12 +173,12 @@ def solve_command(puzzle_path: str, time_limit: float, workers: int, seed: int, 
         if out_path:   # (QA: the puzzle was written back unchanged, as if it were the answer)
             _err.print(f"no answer to write ({result.status}): {out_path} not written")
         sys.exit(ILLEGAL_EXIT)
-    if out_path:
-        _write(out_path, json_text(document))
     if not as_json:
         _out.print(f"{result.status}: score {result.shipment.score}, bound {result.bound}, {result.seconds:.1f}s"
                    + " (interrupted)" * result.interrupted + _uniqueness(result.unique, unique))
     _draw(result.puzzle, verdict, result.shipment, svg_path, puzzle_path, show=not as_json)
+    if out_path:   # (after what is printed, as every command writes its files: QA, `--out /dev/stdout`)
+        _write(out_path, json_text(document))
 
 
 def _uniqueness(settled: bool | None, asked: bool) -> str:
@@ -273,9 +272,7 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
         sys.exit(ILLEGAL_EXIT)
     question = json_text(found.puzzle.to_dict())
     answer = found.answer
-    if out_path:
-        _write(out_path, question)
-    else:
+    if not out_path:
         click.echo(question, nl=False)
     # the puzzle as a player sees it: its space and the parts at hand (QA: `--out` showed nothing of it), on
     # standard error where standard output carries the document
@@ -283,6 +280,8 @@ def generate_command(rows: int, cols: int, parts: int, monominoes: int, premarke
     shown.print(terminal_picture(found.puzzle.space, check(found.puzzle).filling), soft_wrap=True)
     shown.print(terminal_key(found.puzzle.space, None, ()), style="dim")
     shown.print("parts: " + ", ".join(f"{k} {part.label()}" for k, part in enumerate(found.puzzle.parts)))
+    if out_path:   # (after what is printed, as every command writes its files: QA, `--out /dev/stdout`)
+        _write(out_path, question)
     if answer_path:
         _write(answer_path, json_text(answer.puzzle.to_dict() | {"result": answer.to_dict()}))
     verdict = check(answer.puzzle)

@@ -181,11 +181,14 @@ def test_a_solve_whose_terminal_closes_still_writes_its_best(tmp_path):
 
 def test_a_solve_under_nohup_runs_on_past_a_hang_up(tmp_path):
     """`nohup` starts a command with SIGHUP ignored, so that it outlives its terminal: the solve leaves it so."""
-    running = subprocess.Popen([*FACTORYFUN, *TEN_MACHINES[:-4], "--time-limit", "3", "--workers", "1"],
+    running = subprocess.Popen([*FACTORYFUN, *TEN_MACHINES[:-4], "--time-limit", "5", "--workers", "1"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
                                preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN))
     assert running.stderr.readline().startswith("solving 10 machines")
+    began = time.monotonic()
     time.sleep(0.5)
     running.send_signal(signal.SIGHUP)
     out, err = running.communicate(timeout=30)
-    assert running.returncode == 0 and "interrupted" not in out + err and "FEASIBLE" in out
+    # it ran on to its time limit (a busy machine may find no layout in it: UNKNOWN, exit 1, still not stopped)
+    assert running.returncode in (0, 1) and "interrupted" not in out + err and "status" in out
+    assert time.monotonic() - began > 2.0   # (stopped, it would end within about 1 s)

@@ -522,3 +522,43 @@ def test_a_file_written_through_standard_output_is_utf8_after_the_drawing(tmp_pa
     picture = shown.stdout[shown.stdout.index(b"<?xml"):]
     assert "Rührwerk→FF39".encode("utf-8") in picture and picture.endswith(b"</svg>\n")
     assert b"classic-A" in shown.stdout[:shown.stdout.index(b"<?xml")]   # the drawing and its verdict came first
+
+
+def test_a_file_standard_output_could_not_take_is_not_said_written(tmp_path, monkeypatch):
+    """QA pass 46: written through a stream whose reader had left (or whose file hit its size limit), the text
+    was cut short or went nowhere, and the command still said "wrote /dev/stdout" and exited 0; the stream
+    now records the failure (the command's exit says it: 141, or 2 for a full disk) and nothing is said."""
+    import os
+    import signal
+
+    from models import jsonio
+    from models.terminal import _ReaderSafe
+
+    reading, writing = os.pipe()
+    os.close(reading)   # the reader left
+    stream = _ReaderSafe(os.fdopen(writing, "w", encoding="utf-8"), writing)
+    monkeypatch.setattr(jsonio, "_standard_stream", lambda status: stream)
+    said: list[str] = []
+    previous = signal.signal(signal.SIGPIPE, signal.SIG_IGN)   # (as Python starts: EPIPE, not a signal)
+    try:
+        jsonio.write_and_say(tmp_path / "any.json", "x" * 200_000, said.append)
+    finally:
+        signal.signal(signal.SIGPIPE, previous)
+    assert said == [] and stream.gone
+    jsonio.write_and_say(tmp_path / "again.json", "y", said.append)   # a stream already failed takes nothing more
+    assert said == []
+
+
+def test_the_generators_and_robofacture_solve_write_their_files_after_what_they_print():
+    """QA pass 46: `puzzle generate`, `robofacture generate` and `robofacture solve` wrote `--out` before their
+    drawing and verdict, so `--out /dev/stdout` put the document first, the rest after it."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    solved = subprocess.run([sys.executable, "-c", "from cli import main; main()", "robofacture", "solve",
+                             "instances/robofacture/parts-4x4.json", "--workers", "1", "--time-limit", "10",
+                             "--out", "/dev/stdout"], cwd=root, capture_output=True, text=True)
+    assert solved.returncode == 0, solved.stderr
+    assert 0 <= solved.stdout.index("OPTIMAL: score") < solved.stdout.index('"ruleset"')
+    assert json.loads(solved.stdout[solved.stdout.index('{\n  "ruleset"'):])["result"]["status"] == "OPTIMAL"
