@@ -106,8 +106,8 @@ def _write_whole(path: Path, text: str) -> bool:
     """`text` into a new file beside the target, renamed over it once whole: a write that fails (a full disk, a
     kill) leaves the file that was there as it was, where writing in place left it cut short. A link is written
     through to its target. Where a new file cannot stand for the old one, in place: a FIFO or device (its reader
-    waits on that very file), a file with other names or another owner or group, a directory this user may not
-    add to; and the file standard output or error goes to through that stream (`--out /dev/stdout`, into a pipe
+    waits on that very file), a file with other names, another user's, one whose group this user cannot give a
+    new file, a directory this user may not add to; and the file standard output or error goes to through that stream (`--out /dev/stdout`, into a pipe
     or `> run.log`: QA saw the pipe's name unresolvable and the printed output emptied)."""
     try:
         status: os.stat_result | None = path.stat()
@@ -155,8 +155,8 @@ def _through(stream: Any, text: str) -> bool:
         stream.flush()
         descriptor = stream.fileno()
     except (OSError, ValueError, io.UnsupportedOperation) as failure:
-        if isinstance(failure, OSError) and hasattr(stream, "_failed"):
-            stream._failed(failure)
+        if isinstance(failure, OSError) and hasattr(stream, "record_failure"):
+            stream.record_failure(failure)
             return False
         stream.write(text)   # (a stream with no descriptor of its own: a test's)
         stream.flush()
@@ -166,9 +166,9 @@ def _through(stream: Any, text: str) -> bool:
         while data:
             data = data[os.write(descriptor, data):]
     except OSError as failure:
-        if not hasattr(stream, "_failed"):
+        if not hasattr(stream, "record_failure"):
             raise
-        stream._failed(failure)   # (the command's exit says it: 141 for a reader gone, 2 for a full disk)
+        stream.record_failure(failure)   # (the command's exit says it: 141 for a reader gone, 2 for a full disk)
         return False
     return True
 

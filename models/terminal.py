@@ -66,16 +66,18 @@ class _ReaderSafe:
         try:
             return self.stream.write(text)
         except OSError as failure:
-            self._failed(failure)
+            self.record_failure(failure)
             return len(text)
 
     def flush(self) -> None:
         try:
             self.stream.flush()
         except OSError as failure:
-            self._failed(failure)
+            self.record_failure(failure)
 
-    def _failed(self, failure: OSError) -> None:
+    def record_failure(self, failure: OSError) -> None:
+        """A write to this stream failed (here, or a file written through it: models/jsonio.py): the rest of its
+        output goes nowhere, and the command's exit says why."""
         self.failure = self.failure or failure
         _silence(self.descriptor)
         try:
