@@ -230,8 +230,9 @@ def test_a_single_fixed_tank_is_joined_through_its_opening(machines, tank):
     """QA: any one tank of a Funner layout, fixed alone, ended UNKNOWN: the sketches never joined a tank (a hex tank
     opens on one side, and their tanks are joined through the pipe at it). A fixed one nothing joins yet now is."""
     fixed = hex_layout({"machines": [], "tiles": [tank]})
-    # (found in 0.5 s alone; 3 s ended UNKNOWN once with four processes on the two cores)
-    result = solve_static(FUNNER, BOARD_A, CATALOG, machines, time_limit=6, workers=1, fixed=fixed)
+    # (found in 0.2-0.4 s alone; 3 s ended UNKNOWN once with four processes on the two cores, and 6 s once in a
+    # whole run of the suite: the walks' time is shared out by the clock)
+    result = solve_static(FUNNER, BOARD_A, CATALOG, machines, time_limit=10, workers=1, fixed=fixed)
     assert result.layout is not None and check_layout(result.layout).legal
     kept = {(t.kind, t.cell, t.side) for t in result.layout.tiles}
     assert (tank["kind"], tuple(tank["cell"]), tank["side"]) in kept
