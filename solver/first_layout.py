@@ -101,9 +101,13 @@ def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], sche
     began = time.monotonic()
     phase = [began, schedule.stall]
 
+    def halted() -> bool:
+        """Interrupted, or the walks halted: a sketch attempt ends midway on it."""
+        return stop() or fleet.halted()
+
     def stalled() -> bool:
         """Halted, interrupted, no walk has a layout by `give_up`, or none has improved for this phase's stall."""
-        if stop() or fleet.halted():
+        if halted():
             return True
         best = fleet.best()
         if best is None:
@@ -114,7 +118,7 @@ def _walk(ruleset: Ruleset, board: Board, catalog: Catalog, ids: list[str], sche
 
     sketch = best_sketch(ruleset, board, catalog, ids, seed=seed, fixed=fixed, order=order,
                          time_limit=schedule.sketch_seconds, on_better=fleet.better, stop=stalled, worth=worth,
-                         halt=lambda: stop() or fleet.halted())
+                         halt=halted)
     if sketch is None or schedule.improve_seconds <= 0:
         return sketch, sketch
     phase[:] = [time.monotonic(), schedule.later_stall]

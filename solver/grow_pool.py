@@ -28,7 +28,7 @@ from models.catalog import Catalog
 from models.geometry import Cell
 from models.layout import Layout
 from models.rulesets import Ruleset
-from models.stopping import leave_stops_to_the_parent
+from models.stopping import STOP_SIGNALS, leave_stops_to_the_parent
 
 from .grow import grow_block
 from .local import Block, fewest_tanks
@@ -66,7 +66,7 @@ atexit.register(_let_workers_start)  # after multiprocessing's own exit hook, so
 #: what a pool whose fork server or worker died raises where it is used
 POOL_GONE = (BrokenProcessPool, EOFError, OSError)
 #: the stop signals the fork server starts with blocked, and so its workers (`_helpers_started_deaf`)
-HELD = tuple(number for number in (signal.SIGINT, getattr(signal, "SIGHUP", None), signal.SIGTERM) if number)
+HELD = STOP_SIGNALS
 
 
 def _start_worker(event) -> None:
