@@ -575,3 +575,18 @@ def test_the_legend_is_as_wide_as_its_longest_line():
     assert legend_width(layout_scene(bonus)) > LEGEND_WIDTH   # (the "+" line is the longest)
     alone = ET.fromstring(legend_svg(bonus))
     assert float(alone.get("width")) >= 12 + 62 + 11 * longest
+
+
+def test_a_multicolour_port_is_drawn_in_the_colour_its_network_carries() -> None:
+    """QA pass 43: FN33's pink-or-yellow input, fed from a yellow tank, was drawn pink and yellow; unjoined,
+    nothing settles its colour, so it keeps both."""
+    body = {"ruleset": "factory-funner", "board": "A",
+            "machines": [{"id": "FN33", "cell": [2, 2], "rotation": 0}],
+            "tiles": [{"kind": "supply", "color": "yellow", "cell": [3, 2], "side": "W"},
+                      {"kind": "supply", "color": "blue", "cell": [3, 1], "side": "SW"},
+                      {"kind": "end", "cell": [1, 2], "side": "E"}]}
+    east_input = next(p for p in layout_scene(parse_layout(body)).ports if p.side == "E")
+    assert east_input.colors == ("yellow",)
+    body["tiles"] = []
+    east_input = next(p for p in layout_scene(parse_layout(body)).ports if p.side == "E")
+    assert set(east_input.colors) == {"pink", "yellow"}

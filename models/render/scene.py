@@ -196,6 +196,17 @@ def _tank_openings(layout: Layout, cell: Cell, oriented_side: str | None, active
     )
 
 
+def _carried_colors(colors: tuple[str, ...], conn: Connectivity, node: tuple[str, int]) -> tuple[str, ...]:
+    """A multi-colour port's colours as laid: the one its network carries where the network settles it (FN33's
+    pink/yellow input joined to a pink supply is pink), all of them where it does not (QA pass 43: such ports
+    were drawn in every colour they accept, whatever they were laid to drink or make)."""
+    index = conn.network_of.get(node)
+    carried = conn.networks[index].colors if index is not None else None
+    if len(colors) > 1 and carried is not None and len(carried) == 1 and set(carried) <= set(colors):
+        return tuple(carried)
+    return colors
+
+
 def layout_scene(layout: Layout, highlight_cells=()) -> Scene:
     """The scene of a layout, with network colours from the connection graph."""
     conn = connect(layout)
@@ -211,7 +222,8 @@ def layout_scene(layout: Layout, highlight_cells=()) -> Scene:
         for i, m in enumerate(layout.machines)
     )
     ports = tuple(
-        PortView(p.cell, p.side, p.spec.is_input, p.spec.colors, p.spec.amount) for p in layout.ports
+        PortView(p.cell, p.side, p.spec.is_input, _carried_colors(p.spec.colors, conn, ("port", i)), p.spec.amount)
+        for i, p in enumerate(layout.ports)
     )
     pipes = tuple(PipeView(p.ends, color_of(("pipe", i)), p.tile) for i, p in enumerate(layout.pipes))
     active = {(p.cell, p.side) for p in layout.ports} | {end for p in layout.pipes for end in p.ends}
