@@ -159,6 +159,22 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
         raise DocumentError(source, f"{key}.{token}", "a token goes with a taken machine, and this round takes none")
 
 
+def _game_options(source: str, document: dict, raw_rounds: list, context: Context) -> dict[str, Any]:
+    """The game's options (the diagonal tile, an end limit): its own `options`, or else the first round layout's
+    that has some. FORMATS.md gives options to layouts only, so a game written to it says them in each round's
+    layout (QA pass 48: such a game was refused, its rounds' options "not matching" a game that named none);
+    every round must then agree with them, as with the game's own."""
+    key, raw = "options", document.get("options")
+    if "options" not in document:
+        key, raw = next(((f"rounds[{t}].layout.options", r["layout"]["options"]) for t, r in enumerate(raw_rounds)
+                         if isinstance(r, dict) and isinstance(r.get("layout"), dict) and "options" in r["layout"]),
+                        (None, None))
+    if key is None:
+        return {}
+    return dict(parse_layout_body(source, key.removesuffix("options").removesuffix("."),
+                                  {"machines": [], "tiles": [], "options": raw}, context).options)
+
+
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
     refuse_data_file(source, document, "a game document")
     if isinstance(document, dict) and "machines" in document and "rounds" not in document:
@@ -167,10 +183,8 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
     context = resolve_context(source, document["ruleset"], document["board"], catalog_path, boards_path)
     start_money = expect_int_in(source, "start_money", document.get("start_money", context.ruleset.start_money),
                                 1, MAX_START_MONEY, "an integer")
-    options: dict[str, Any] = {}
-    if "options" in document:
-        options = dict(parse_layout_body(source, "", {"machines": [], "tiles": [], "options": document["options"]}, context).options)
     raw_rounds = expect(source, "rounds", document["rounds"], list, "a list of rounds")
+    options = _game_options(source, document, raw_rounds, context)
     if not raw_rounds:
         raise DocumentError(source, "rounds", "a game needs at least one round")
     if len(raw_rounds) > context.ruleset.rounds:   # (fewer: the first rounds of a game, as the rulebooks show)

@@ -112,9 +112,7 @@ class Layout:
             if placement.id in seen:
                 raise DocumentError(self.source, f"{key}.id", f"machine {placement.id} is placed twice", placement.cell)
             seen.add(placement.id)
-            if placement.rotation not in geometry.rotation_values:
-                allowed = ", ".join(map(str, geometry.rotation_values))
-                raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {as_json(placement.rotation)} (allowed: {allowed})", placement.cell)
+            _check_rotation(self.source, key, geometry, placement.rotation, placement.cell)
             steps = geometry.steps_of(placement.rotation)
             for cell in shape.cells(geometry, placement.cell, steps):
                 self._claim(cell, key, f"machine {placement.id}")
@@ -129,8 +127,7 @@ class Layout:
         for i, tile in enumerate(self.tiles):
             key = f"tiles[{i}]"
             if tile.kind == "diagonal":
-                if tile.rotation not in geometry.rotation_values:
-                    raise DocumentError(self.source, f"{key}.rotation", f"bad rotation {as_json(tile.rotation)}", tile.cell)
+                _check_rotation(self.source, key, geometry, tile.rotation, tile.cell)
                 steps = geometry.steps_of(tile.rotation)
                 cells = DIAGONAL.cells(geometry, tile.cell, steps)
                 ends = tuple(
@@ -310,6 +307,14 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
     if kind == "diagonal":
         rotation = expect(source, f"{key}.rotation", raw["rotation"], int, "a rotation", cell)
     return Tile(kind=kind, cell=cell, color=color, sides=sides, rotation=rotation, side=side)
+
+
+def _check_rotation(source: str, key: str, geometry, rotation: Any, cell: Cell) -> None:
+    """A machine's or diagonal tile's rotation is one the geometry turns by, and the error lists them (QA pass
+    48: the diagonal tile's "bad rotation 45" named none)."""
+    if rotation not in geometry.rotation_values:
+        allowed = ", ".join(map(str, geometry.rotation_values))
+        raise DocumentError(source, f"{key}.rotation", f"bad rotation {as_json(rotation)} (allowed: {allowed})", cell)
 
 
 def parse_layout_body(source: str, key: str, raw: Any, context: Context, options: dict | None = None) -> Layout:

@@ -48,7 +48,10 @@ def test_check_illegal_layout_exits_1(tmp_path):
 @pytest.mark.parametrize("mutate,needle", [
     (lambda d: d.update(colour="red"), "colour: unknown key"),
     (lambda d: d["machines"][0].update(id="FF77"), "machines[0].id: unknown machine id \"FF77\""),
-    (lambda d: d["machines"][0].update(rotation=45), "machines[0].rotation: bad rotation 45"),
+    (lambda d: d["machines"][0].update(rotation=45), "machines[0].rotation: bad rotation 45 (allowed: 0, 90, 180, 270)"),
+    # QA pass 48: the diagonal tile's bad rotation named no allowed value
+    (lambda d: d["tiles"].append({"kind": "diagonal", "cell": [0, 0], "rotation": 45}),
+     "tiles[5].rotation: bad rotation 45 (allowed: 0, 90, 180, 270) (cell [0, 0])"),
     (lambda d: d["tiles"].append({"kind": "output", "cell": [3, 4]}), "tiles[5]: output reservoir is on a pillar cell (cell [3, 4])"),
     (lambda d: d["tiles"].append({"kind": "output", "cell": [5, 3]}), "tiles[5]: output reservoir overlaps machine FF39 (cell [5, 3])"),
     (lambda d: d["tiles"].append({"kind": "end", "cell": [4, 2]}), "tiles[5]: end-product reservoir overlaps a supply container (cell [4, 2])"),

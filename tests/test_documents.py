@@ -257,9 +257,11 @@ def test_a_number_offered_is_a_type_error_naming_the_key():
     (lambda rounds: (rounds[0].update(taken=None), rounds[1].update(last_pick=True)),
      r"rounds\[1\]\.last_pick: a token goes with a taken machine, and this round of a played game says none was "
      r"taken \(no `taken`\)"),
-    (lambda rounds: rounds[0].update(taken=None, layout={"machines": [], "tiles": [],
-                                                         "options": {"diagonal_intersection": True}}),
-     r"rounds\[0\]\.layout\.options\.diagonal_intersection: true does not match the game's false \(round 1\)"),
+    (lambda rounds: (rounds[0].update(taken=None, layout={"machines": [], "tiles": [],
+                                                          "options": {"diagonal_intersection": False}}),
+                     rounds[1].update(taken=None, layout={"machines": [], "tiles": [],
+                                                          "options": {"diagonal_intersection": True}})),
+     r"rounds\[1\]\.layout\.options\.diagonal_intersection: true does not match the game's false \(round 2\)"),
     # QA: read as "took nothing", then blamed as "the layout changed in a round that adds no machine"
     (lambda rounds: rounds[0].update(layout={"machines": [{"id": rounds[0]["offered"][0], "cell": [4, 4],
                                                            "rotation": 0}], "tiles": []}),
@@ -280,6 +282,29 @@ def test_a_games_rounds_say_what_they_expected(change, message):
     document = random_sequence(rules, load_catalog(rules), "classic-A", 1, players=1)
     change(document["rounds"])
     with pytest.raises(DocumentError, match=message):
+        parse_game(document, "g.json")
+
+
+def test_a_game_takes_its_options_from_its_rounds_layouts_where_it_names_none():
+    """QA pass 48: FORMATS.md gives options to layouts only; a game that said the diagonal tile was on in its
+    rounds' layouts was refused (its rounds "not matching" the game), and a game-level `options` read instead.
+    A game's own `options`, where it names some, still rule every round."""
+    from models.catalog import load_catalog
+    from models.errors import DocumentError
+    from models.game import parse_game
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    rules = get_ruleset("factory-fun")
+    document = random_sequence(rules, load_catalog(rules), "classic-A", 1, players=1)
+    for entry in document["rounds"][:2]:
+        entry.update(taken=None, layout={"machines": [], "tiles": [], "options": {"diagonal_intersection": True}})
+    game = parse_game(document, "g.json")
+    assert game.options["diagonal_intersection"] is True
+    assert game.empty_layout().options["diagonal_intersection"] is True
+    document["options"] = {"diagonal_intersection": False}
+    with pytest.raises(DocumentError, match=r"g\.json: rounds\[0\]\.layout\.options\.diagonal_intersection: true "
+                                            r"does not match the game's false"):
         parse_game(document, "g.json")
 
 
