@@ -72,6 +72,16 @@ def test_parts_never_overlap():
     assert rules_of(puzzle(2, 2, [RED, BLUE], [(0, (0, 0), 0, False), (1, (1, 1), 0, False)])) == []
 
 
+def test_a_part_lying_over_another_is_judged_against_its_neighbours_too():
+    """QA pass 47: a blue part over a red one beside a blue cell broke two rules, and only the overlap was
+    reported (the second part's colour was never compared)."""
+    broken = check(puzzle(2, 2, [BLUE, RED, BLUE], [(0, (0, 0), 0, False), (1, (0, 1), 0, False),
+                                                    (2, (0, 1), 0, False)]))
+    assert [(v.rule, v.cells, v.parts) for v in broken.violations] == [
+        ("overlap", ((0, 1),), (1, 2)), ("same-colour", ((0, 0), (0, 1)), (0, 2))]
+    assert broken.filling.colours == {(0, 0): "blue", (0, 1): "red"}
+
+
 def test_a_premarked_cell_may_be_covered_and_shows_the_player_colour_until_then():
     open_space = check(puzzle(2, 2, [], [], player="green", premarked=[(1, 1)]))
     assert open_space.filling.colours == {(1, 1): "green"} and open_space.filling.owner == {(1, 1): PRINTED}

@@ -50,10 +50,13 @@ class Verdict:
 
 
 def check(puzzle: Puzzle) -> Verdict:
-    """Fill the space with the placed parts and report every rule they break."""
+    """Fill the space with the placed parts and report every rule they break.
+
+    A cell two parts lie on keeps both as layers, so each part's colour is judged against its neighbours (QA
+    pass 47: only the first part's was, so a second part's touching a cell of its colour went unreported); the
+    filling shows the first."""
     space = puzzle.space
-    colours: dict[Cell, str] = {cell: space.player for cell in space.premarked}
-    owner: dict[Cell, int] = {cell: PRINTED for cell in space.premarked}
+    layers: dict[Cell, list[tuple[str, int]]] = {cell: [(space.player, PRINTED)] for cell in space.premarked}
     violations: list[Violation] = []
     for placement in puzzle.placed:
         part = puzzle.parts[placement.part]
@@ -65,17 +68,21 @@ def check(puzzle: Puzzle) -> Verdict:
         for cell, colour in sorted(cells.items()):
             if not space.inside(cell):
                 continue
-            under = owner.get(cell, PRINTED)
-            if cell in owner and under != PRINTED:
-                violations.append(Violation("overlap", f"parts {under} and {placement.part} lie on one cell",
-                                            (cell,), (under, placement.part)))
-                continue
-            colours[cell], owner[cell] = colour, placement.part
-    for (row, col), colour in sorted(colours.items()):
-        if colour == WHITE:
-            continue
+            under = [owner for _, owner in layers.get(cell, []) if owner != PRINTED]
+            if under:
+                violations.append(Violation("overlap", f"parts {under[0]} and {placement.part} lie on one cell",
+                                            (cell,), (under[0], placement.part)))
+                layers[cell].append((colour, placement.part))
+            else:
+                layers[cell] = [(colour, placement.part)]   # (over a premarked cell, which a part may cover)
+    for (row, col), here in sorted(layers.items()):
         for other in ((row, col + 1), (row + 1, col)):
-            if colours.get(other) == colour:
-                touching = tuple(sorted({owner[(row, col)], owner[other]} - {PRINTED}))
-                violations.append(Violation("same-colour", f"two {colour} cells touch", ((row, col), other), touching))
+            for colour, owner in here:
+                for their_colour, their_owner in layers.get(other, []):
+                    if colour == their_colour != WHITE:
+                        touching = tuple(sorted({owner, their_owner} - {PRINTED}))
+                        violations.append(Violation("same-colour", f"two {colour} cells touch", ((row, col), other),
+                                                    touching))
+    colours = {cell: here[0][0] for cell, here in layers.items()}
+    owner = {cell: here[0][1] for cell, here in layers.items()}
     return Verdict(Filling(colours, owner), tuple(violations))
