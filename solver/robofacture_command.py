@@ -225,12 +225,23 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
             proved = "proved best" if best.status == "OPTIMAL" else f"not proved: bound {best.bound}"
             _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
             _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
-        if share is not None:
-            _out.print(f"yours ships {f'{mine} VP' if yours else 'nothing'} of the best {top}: {share:.0%}")
+        if mine is not None and top is not None:
+            _out.print(_comparison(mine if yours else None, top, share, best.status == "OPTIMAL"))
     if svg_path and best.shipment is not None:
         _write(svg_path, svg_picture(best.puzzle.space, best_verdict.filling, best.shipment,
                                      f"the best for {puzzle_path}"))
     sys.exit(0 if verdict.legal else ILLEGAL_EXIT)
+
+
+def _comparison(mine: int | None, top: int, share: float | None, proved: bool) -> str:
+    """The line that compares the two shipments (`mine` None: the player's space ships nothing). A share is only
+    taken of a best above 0 VP (QA pass 47: a best of -1, which the player's space matched, got no line at all);
+    it is below 0 for a space that ships at a loss."""
+    line = f"yours ships {'nothing' if mine is None else f'{mine} VP'} of the best {top}"
+    line += f": {share:.0%}" if share is not None else f" (no share of a best of {top} VP)"
+    if proved and (mine if mine is not None else 0) >= top:
+        line += "; yours is as good as the best"
+    return line
 
 
 @robofacture.command("generate")

@@ -340,6 +340,16 @@ def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
     assert empty.exit_code == 0 and json.loads(empty.stdout)["share"] == 0.0
     shown = run("robofacture", "compare", EXAMPLES / "parts-4x4.json", "--workers", "1")
     assert "yours ships nothing of the best 15: 0%" in shown.stdout
+    # a best of 0 VP or less takes no share, and the line compares the two in VP (QA pass 47: no line at all)
+    at_a_loss = tmp_path / "loss.json"
+    at_a_loss.write_text(json.dumps({
+        "ruleset": "robofacture", "space": {"rows": 2, "cols": 4, "player": "green", "premarked": [[1, 1], [0, 2], [0, 1]]},
+        "parts": [{"kind": "S4", "colors": ["yellow", "white"]}, {"kind": "I3", "colors": ["yellow", "green"]}],
+        "placed": [{"cell": [0, 1], "rotation": 0, "flip": True, "part": 0}]}))
+    shown = run("robofacture", "compare", at_a_loss, "--workers", "1")
+    assert shown.exit_code == 0 and shown.stdout.strip().splitlines()[-1] == (
+        "yours ships -1 VP of the best -1 (no share of a best of -1 VP); yours is as good as the best")
+    assert json.loads(run("robofacture", "compare", at_a_loss, "--workers", "1", "--json").stdout)["share"] is None
     # parts no placement can ship: said so, proved (QA pass 41: "not proved: bound None" over an empty drawing)
     none = tmp_path / "none.json"
     none.write_text(json.dumps({"ruleset": "robofacture", "space": {"rows": 3, "cols": 3, "player": "red",
