@@ -52,3 +52,18 @@ def test_unused_half_of_a_diagonal_is_stray():
 def test_every_tile_used_is_legal():
     assert_legal(check(**FF29_OK))
     assert_legal(check(**minus(plus(FF29_OK, tiles=RING), *RING)))
+
+
+def test_a_ring_of_double_curves_inner_pipes_is_stray_though_each_tile_serves_a_machine():
+    """QA pass 50's ruling (README, rules): stray-tile is read pipe by pipe. Four double curves round a 2 x 2
+    block: their outer curves carry FF04's red supply and green product, their inner curves close a ring."""
+    outer = [("supply", (4, 4), "red"), ("pipe", (4, 5), "N", "W"), ("pipe", (4, 6), "N", "E"),
+             ("pipe", (5, 5), "S", "W"), ("pipe", (5, 6), "S", "E"), ("pipe", (3, 5), "S", "E"),
+             ("pipe", (3, 6), "W", "S"), ("pipe", (6, 5), "N", "E"), ("pipe", (6, 6), "W", "N"),
+             ("output", (5, 4)), ("output", (5, 7)), ("pipe", (5, 8), "N", "W")]
+    inner = [("pipe", (4, 5), "E", "S"), ("pipe", (4, 6), "S", "W"), ("pipe", (5, 5), "N", "E"),
+             ("pipe", (5, 6), "N", "W")]
+    assert_legal(check(machines=[("FF04", (4, 7), 0)], tiles=outer))
+    result = check(machines=[("FF04", (4, 7), 0)], tiles=outer + inner)
+    assert rules(result) == ["stray-tile"]
+    assert only(result, "stray-tile").cells == [(4, 5), (4, 6), (5, 5), (5, 6)]
