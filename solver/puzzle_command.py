@@ -400,7 +400,8 @@ def _puzzle_violations(question: FactoryPuzzle, answer: Layout) -> list[str]:
 def check_command(puzzle_path: str, answer_path: str, catalog_path: str | None, svg_path: str | None,
                   as_json: bool) -> None:
     """Check a player's answer: legal, the puzzle's machines, and its score against the puzzle's best.
-    Exit 0 for a legal answer (the best or not), 1 for an illegal one or one with other machines."""
+    Exit 0 for a legal answer (the best or not), 1 for an illegal one, one with other machines or a given tile
+    moved."""
     question = load_puzzle(puzzle_path, catalog_path)
     document = read_json(answer_path)
     refuse_game(document, answer_path, "a puzzle's answer")
