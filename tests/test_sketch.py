@@ -94,6 +94,22 @@ def test_fixed_machines_without_tiles_get_their_ports_connected():
     assert layout.machines[:3] == fixed.machines
 
 
+def test_a_fixed_machines_input_may_wait_for_a_machine_still_to_place_that_feeds_it():
+    """QA pass 51: FF55 fixed at [7, 7] on classic-D drank orange from a supply tank laid before FF50 (which
+    makes orange) was placed, in every attempt: 17, where FF50 feeding it scores 28. Inputs now wait in half
+    the attempts for a machine of the order that makes their colour."""
+    from models.layout import parse_layout
+    from solver.sketch import best_sketch, static_score
+
+    fixed = parse_layout({"ruleset": "factory-fun", "board": "classic-D", "tiles": [],
+                          "machines": [{"id": "FF55", "cell": [7, 7], "rotation": 180}]})
+    layout = best_sketch(FF, load_boards(FF)["classic-D"], FF_CATALOG, ["FF55", "FF50", "FF26"], seed=0,
+                         fixed=fixed, time_limit=2.0)
+    assert_complete_and_legal(layout, ["FF55", "FF50", "FF26"])
+    assert layout.machines[0] == fixed.machines[0]
+    assert check_layout(layout).score.chain_bonus > 0 and static_score(layout) >= 24
+
+
 @pytest.mark.parametrize("ruleset, board, catalog, count", [(FF, CLASSIC_A, FF_CATALOG, 20), (FN, BOARD_A, FN_CATALOG, 30)])
 def test_a_set_that_cannot_fit_gives_none(ruleset, board, catalog, count):
     ids = sorted(catalog.machines)[:count]

@@ -21,12 +21,16 @@ from .machines import place_machine, rank_positions, viable_positions
 from .orders import feeding_orders, greedy_feeding, takers_left
 from .ports import finish_output, join_input
 from .routing import supplies_open
-from .state import Context, Costs, State, import_fixed, port_table, to_layout
+from .state import Context, Costs, LooseInput, State, import_fixed, port_table, to_layout
 
 #: how many candidate positions of one machine are tried with real routing
 TRIED_PLACEMENTS = 12
 #: positions of one machine whose continuation is searched before going back further
 BRANCHING = 2
+#: attempts in which a fixed machine's input waits for a machine still to place that makes its colour, instead
+#: of going to a supply tank before any is placed (which gave up its chain: classic-D FF50,FF26 around FF55
+#: fixed at [7, 7] sketched 17 in every attempt, where a layout with that FF55 scores 28)
+DEFER_SHARE = 0.5
 #: placements (each with its routing) one attempt may try, per machine to place
 ATTEMPT_BUDGET = 20
 
@@ -73,10 +77,16 @@ class _Search:
 
 
 def _extend(ctx: Context, state: State, order: list[str], k: int, placements: dict[str, list[Placement]],
-            fixed: Layout | None, search: _Search) -> Layout | None:
+            fixed: Layout | None, search: _Search, deferred: tuple[LooseInput, ...] = ()) -> Layout | None:
     """Place order[k:] depth first: each machine's best positions in turn, at most BRANCHING that
-    work out per machine, so a dead end goes back a machine or two instead of starting over."""
+    work out per machine, so a dead end goes back a machine or two instead of starting over. `deferred`: fixed
+    machines' inputs that wait for a machine of the order to feed them (`attempt`)."""
     if k == len(order):
+        if deferred:   # (those no machine fed: to whatever network they may join, a supply tank at worst)
+            state = state.copy()
+            if not all(join_input(ctx, state, machine, spec, start) for machine, spec, start in deferred):
+                search.fail(k, "fixed ports")
+                return None
         layout = to_layout(ctx, state, fixed)
         if layout is None:
             search.fail(k, "unfinished pipe")
@@ -98,13 +108,14 @@ def _extend(ctx: Context, state: State, order: list[str], k: int, placements: di
         if placed is None:
             search.fail(k, f"place {mid}")
             continue
+        placed, waiting = _feed_deferred(ctx, placed, mid, deferred)
         if not finish_waiting(ctx, placed, rest):
             search.fail(k, "outputs")
             continue
         if not supplies_open(ctx, placed, rest):
             search.fail(k, "supply walled in")
             continue
-        layout = _extend(ctx, placed, order, k + 1, placements, fixed, search)
+        layout = _extend(ctx, placed, order, k + 1, placements, fixed, search, waiting)
         if layout is not None:
             return layout
         tried += 1
@@ -118,13 +129,34 @@ def attempt(ctx: Context, base: State, order: list[str], placements: dict[str, l
             fixed: Layout | None, deadline: float, halt: Callable[[], bool] | None = None) -> Attempt:
     """One randomised construction in `order`; never returns an illegal layout."""
     search = _Search(ATTEMPT_BUDGET * max(1, len(order)), deadline, halt=halt)
-    state = base
-    if base.loose_inputs or any(n.stub is not None for n in base.nets):
-        state = connect_loose(ctx, base, order)
+    state, deferred = base, ()
+    if base.loose_inputs and ctx.rng.random() < DEFER_SHARE:
+        made = {c for m in order for colors, _ in ctx.table[m][1] for c in colors}
+        deferred = tuple(loose for loose in base.loose_inputs if made & set(loose[1].colors))
+        state = base.copy()
+        state.loose_inputs = [loose for loose in base.loose_inputs if loose not in deferred]
+    if state.loose_inputs or any(n.stub is not None for n in state.nets):
+        state = connect_loose(ctx, state, order)
         if state is None:
             return Attempt(None, "fixed ports")
-    layout = _extend(ctx, state, order, 0, placements, fixed, search)
+    layout = _extend(ctx, state, order, 0, placements, fixed, search, deferred)
     return Attempt(layout, None if layout is not None else search.failure)
+
+
+def _feed_deferred(ctx: Context, state: State, placed: str, deferred: tuple[LooseInput, ...]
+                   ) -> tuple[State, tuple[LooseInput, ...]]:
+    """Join the deferred inputs that the machine just `placed` makes a colour of, each where it routes; the
+    others wait on. A state copy per join, since a route that fails has already given up its reservation."""
+    made = {c for colors, _ in ctx.table[placed][1] for c in colors}
+    waiting = []
+    for loose in deferred:
+        machine, spec, start = loose
+        trial = state.copy()
+        if made & set(spec.colors) and join_input(ctx, trial, machine, spec, start):
+            state = trial
+        else:
+            waiting.append(loose)
+    return state, tuple(waiting)
 
 
 def connect_loose(ctx: Context, base: State, order: list[str]) -> State | None:

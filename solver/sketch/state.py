@@ -16,6 +16,8 @@ from models.rulesets import Ruleset
 from models.stock import SupplyStock
 
 Slot = tuple[Cell, str]  # (cell, side): a port's facing cell and the side it is entered from
+#: a fixed machine's input still to route: (the machine's index, its port, the slot facing it)
+LooseInput = tuple[int, PortSpec, Slot]
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ class State:
     reserved: dict[Cell, Slot] = field(default_factory=dict)  # facing cells of inputs not routed yet
     new_tiles: list[Tile] = field(default_factory=list)       # tanks added (pipes are read from pieces)
     #: inputs of fixed machines that face an empty cell: (machine, port, facing slot), routed first
-    loose_inputs: list[tuple[int, PortSpec, Slot]] = field(default_factory=list)
+    loose_inputs: list[LooseInput] = field(default_factory=list)
 
     def copy(self) -> State:
         return State(list(self.machines), dict(self.machine_at), dict(self.tanks), dict(self.pieces),
