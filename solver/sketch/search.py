@@ -126,11 +126,12 @@ def _extend(ctx: Context, state: State, order: list[str], k: int, placements: di
 
 
 def attempt(ctx: Context, base: State, order: list[str], placements: dict[str, list[Placement]],
-            fixed: Layout | None, deadline: float, halt: Callable[[], bool] | None = None) -> Attempt:
+            fixed: Layout | None, deadline: float, halt: Callable[[], bool] | None = None,
+            defer: bool = False) -> Attempt:
     """One randomised construction in `order`; never returns an illegal layout."""
     search = _Search(ATTEMPT_BUDGET * max(1, len(order)), deadline, halt=halt)
     state, deferred = base, ()
-    if base.loose_inputs and ctx.rng.random() < DEFER_SHARE:
+    if defer and base.loose_inputs and ctx.rng.random() < DEFER_SHARE:
         made = {c for m in order for colors, _ in ctx.table[m][1] for c in colors}
         deferred = tuple(loose for loose in base.loose_inputs if made & set(loose[1].colors))
         state = base.copy()
@@ -183,12 +184,15 @@ def jittered_costs(rng: random.Random) -> Costs:
 
 def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
                     time_limit: float = 5.0, fixed: Layout | None = None, order: list[str] | None = None,
-                    strict: bool = False, halt: Callable[[], bool] | None = None):
+                    strict: bool = False, halt: Callable[[], bool] | None = None, defer: bool = False):
     """Attempts until one is legal or time runs out (yields every Attempt, for statistics).
 
     `order` is tried first; with `strict` it is the only order (the planner lays
     machines in round order, so that every chain runs from an earlier machine to a
-    later one). `halt()` ends them, the attempt at hand midway (a stop from outside).
+    later one). `halt()` ends them, the attempt at hand midway (a stop from outside). `defer`: a fixed
+    machine's input may wait for a machine to place (`attempt`); the best sketch of a solve's fixed part does,
+    while the moves (whose kept machines' cut inputs did no better waiting: results/static.md) and the
+    planner's walks do not.
     """
     deadline = time.monotonic() + time_limit
     fixed_ids = set(fixed.machine_ids) if fixed is not None else set()
@@ -215,7 +219,7 @@ def sketch_attempts(ruleset: Ruleset, board: Board, catalog: Catalog, machine_id
                       Costs() if k == 0 else jittered_costs(rng), stock,
                       ruleset.output_limit, end_limit)
         chosen = orders[k] if k < len(orders) else rng.choice(orders)
-        yield attempt(ctx, base, chosen, placements, fixed, deadline, halt)
+        yield attempt(ctx, base, chosen, placements, fixed, deadline, halt, defer)
 
 
 def sketch_layout(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: list[str], seed: int = 0,
@@ -268,7 +272,7 @@ def best_sketch(ruleset: Ruleset, board: Board, catalog: Catalog, machine_ids: l
     that attempt too.
     """
     best: tuple[int, Layout] | None = None
-    for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order, halt=halt):
+    for result in sketch_attempts(ruleset, board, catalog, machine_ids, seed, time_limit, fixed, order, halt=halt, defer=True):
         if result.layout is not None:
             score = worth(result.layout)
             if best is None or score > best[0]:
