@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import DocumentError, as_json, expect, expect_int_in, require_keys
 from .jsonio import read_json
-from .layout import Context, Layout, parse_layout_body, refuse_data_file, resolve_context
+from .layout import Context, Layout, parse_layout_body, refuse_data_file, resolve_context, set_options
 from .wording import counted
 
 #: the most start money a game document may give: the rules start with 1 or 2, and the planner's
@@ -67,8 +67,8 @@ class Game:
 
     def to_dict(self, result: dict[str, Any] | None = None) -> dict[str, Any]:
         doc: dict[str, Any] = {"ruleset": self.ruleset.id, "board": self.context.board.id, "start_money": self.start_money}
-        if self.options:
-            doc["options"] = dict(self.options)
+        if set_options(self.options):   # (defaults left out, as a layout leaves them: QA pass 52)
+            doc["options"] = set_options(self.options)
         rounds = []
         for r in self.rounds:
             entry: dict[str, Any] = {"offered": list(r.offered)}
@@ -108,7 +108,7 @@ def _parse_offered(source: str, key: str, raw: Any, context: Context, offered_in
 
 
 def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[str, Any],
-                 offered_in: dict[str, int]) -> Round:
+                 offered_in: dict[str, int], options_from: str = "the game's") -> Round:
     key = f"rounds[{t}]"
     require_keys(source, key, raw, {"offered"}, {"taken", "last_pick", "first_pick", "layout"})
     offered = _parse_offered(source, key, raw["offered"], context, offered_in, t)
@@ -128,7 +128,7 @@ def _parse_round(source: str, t: int, raw: Any, context: Context, options: dict[
     _check_tokens(source, key, t, raw, context, first_pick, last_pick, len(offered))
     layout = None
     if "layout" in raw:
-        layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options)
+        layout = parse_layout_body(source, f"{key}.layout", raw["layout"], context, options, options_from)
     return Round(offered, taken, last_pick, first_pick, layout, has_taken="taken" in raw, opening=t == 0)
 
 
@@ -159,20 +159,21 @@ def _check_tokens(source: str, key: str, t: int, raw: dict, context: Context, fi
         raise DocumentError(source, f"{key}.{token}", "a token goes with a taken machine, and this round takes none")
 
 
-def _game_options(source: str, document: dict, raw_rounds: list, context: Context) -> dict[str, Any]:
-    """The game's options (the diagonal tile, an end limit): its own `options`, or else the first round layout's
-    that has some. FORMATS.md gives options to layouts only, so a game written to it says them in each round's
-    layout (QA pass 48: such a game was refused, its rounds' options "not matching" a game that named none);
-    every round must then agree with them, as with the game's own."""
-    key, raw = "options", document.get("options")
+def _game_options(source: str, document: dict, raw_rounds: list, context: Context) -> tuple[dict[str, Any], str]:
+    """The game's options (the diagonal tile, an end limit) and whose they are: its own `options`, or else the
+    first round layout's that has some. FORMATS.md gives options to layouts only, so a game written to it says
+    them in each round's layout (QA pass 48: such a game was refused, its rounds' options "not matching" a game
+    that named none); every round must then agree with them, as with the game's own."""
+    key, raw, whose = "options", document.get("options"), "the game's"
     if "options" not in document:
-        key, raw = next(((f"rounds[{t}].layout.options", r["layout"]["options"]) for t, r in enumerate(raw_rounds)
-                         if isinstance(r, dict) and isinstance(r.get("layout"), dict) and "options" in r["layout"]),
-                        (None, None))
+        key, raw, whose = next(((f"rounds[{t}].layout.options", r["layout"]["options"], f"round {t + 1}'s")
+                                for t, r in enumerate(raw_rounds)
+                                if isinstance(r, dict) and isinstance(r.get("layout"), dict)
+                                and "options" in r["layout"]), (None, None, ""))
     if key is None:
-        return {}
+        return {}, whose
     return dict(parse_layout_body(source, key.removesuffix("options").removesuffix("."),
-                                  {"machines": [], "tiles": [], "options": raw}, context).options)
+                                  {"machines": [], "tiles": [], "options": raw}, context).options), whose
 
 
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:
@@ -184,14 +185,15 @@ def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_
     start_money = expect_int_in(source, "start_money", document.get("start_money", context.ruleset.start_money),
                                 1, MAX_START_MONEY, "an integer")
     raw_rounds = expect(source, "rounds", document["rounds"], list, "a list of rounds")
-    options = _game_options(source, document, raw_rounds, context)
+    options, options_from = _game_options(source, document, raw_rounds, context)
     if not raw_rounds:
         raise DocumentError(source, "rounds", "a game needs at least one round")
     if len(raw_rounds) > context.ruleset.rounds:   # (fewer: the first rounds of a game, as the rulebooks show)
         raise DocumentError(source, f"rounds[{context.ruleset.rounds}]", f"{context.ruleset.title} has "
                             f"{context.ruleset.rounds} rounds; this game has {len(raw_rounds)}")
     offered_in: dict[str, int] = {}
-    rounds = [_parse_round(source, t, raw, context, options, offered_in) for t, raw in enumerate(raw_rounds)]
+    rounds = [_parse_round(source, t, raw, context, options, offered_in, options_from)
+              for t, raw in enumerate(raw_rounds)]
     standing: set[str] = set()
     for t, r in enumerate(rounds):   # (QA: read as "took nothing", then "the layout changed in a round that adds
         if r.layout is None:         # no machine", or the game refused as a sequence)

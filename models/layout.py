@@ -172,7 +172,7 @@ class Layout:
 
     def to_dict(self) -> dict[str, Any]:
         doc: dict[str, Any] = {"ruleset": self.ruleset.id, "board": self.board.id}
-        options = {k: v for k, v in self.options.items() if v != OPTION_DEFAULTS[k]}
+        options = set_options(self.options)
         if options:
             doc["options"] = options
         doc["machines"] = [{"id": m.id, "cell": list(m.cell), "rotation": m.rotation} for m in self.machines]
@@ -246,6 +246,11 @@ def _where_the_board_is(ruleset: Ruleset, board_id: str, boards_path) -> str:
     return "; a board of your own is read with --boards FILE (a puzzle's file holds its board)" if boards_path is None else ""
 
 
+def set_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options that differ from their defaults: what a written document says (README, Documents)."""
+    return {k: v for k, v in options.items() if v != OPTION_DEFAULTS[k]}
+
+
 def with_defaults(options: dict[str, Any]) -> dict[str, Any]:
     """The options as a layout plays them: every option not given at its default."""
     return {**OPTION_DEFAULTS, **options}
@@ -305,8 +310,13 @@ def _parse_tile(source: str, key: str, raw: Any, context: Context) -> Tile:
                                 cell)
     rotation = None
     if kind == "diagonal":
-        rotation = expect(source, f"{key}.rotation", raw["rotation"], int, "a rotation", cell)
+        rotation = expect(source, f"{key}.rotation", raw["rotation"], int, _rotation_words(context), cell)
     return Tile(kind=kind, cell=cell, color=color, sides=sides, rotation=rotation, side=side)
+
+
+def _rotation_words(context: Context) -> str:
+    """What a rotation may be, for an error about one (QA pass 52: "expected a rotation, got 90.0" named none)."""
+    return f"a rotation ({', '.join(map(str, context.ruleset.geometry.rotation_values))})"
 
 
 def _check_rotation(source: str, key: str, geometry, rotation: Any, cell: Cell) -> None:
@@ -317,8 +327,10 @@ def _check_rotation(source: str, key: str, geometry, rotation: Any, cell: Cell) 
         raise DocumentError(source, f"{key}.rotation", f"bad rotation {as_json(rotation)} (allowed: {allowed})", cell)
 
 
-def parse_layout_body(source: str, key: str, raw: Any, context: Context, options: dict | None = None) -> Layout:
-    """The machines and tiles part of a layout object, given its context."""
+def parse_layout_body(source: str, key: str, raw: Any, context: Context, options: dict | None = None,
+                      options_from: str = "the game's") -> Layout:
+    """The machines and tiles part of a layout object, given its context; `options`, where given, are what its
+    own must match (`options_from` says whose they are: the game's, or an earlier round's)."""
     prefix = f"{key}." if key else ""
     require_keys(source, key, raw, {"machines", "tiles"}, {"ruleset", "board", "options", "result"})
     for name, expected in (("ruleset", context.ruleset.id), ("board", context.board.id)):
@@ -330,8 +342,8 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
             # (QA: a round's diagonal option let that round play a tile the game's options forbid)
             mine, games = with_defaults(own), with_defaults(options)
             name = next(name for name in mine if mine[name] != games[name])
-            raise DocumentError(source, f"{prefix}options.{name}", f"{as_json(mine[name])} does not match the "
-                                f"game's {as_json(games[name])}")
+            raise DocumentError(source, f"{prefix}options.{name}", f"{as_json(mine[name])} does not match "
+                                f"{options_from} {as_json(games[name])}")
         options = own if options is None else options
     machines = []
     for i, m in enumerate(expect(source, prefix + "machines", raw["machines"], list, "a list")):
@@ -341,7 +353,7 @@ def parse_layout_body(source: str, key: str, raw: Any, context: Context, options
         machines.append(MachinePlacement(
             id=expect(source, f"{mkey}.id", m["id"], str, "a machine id", hint),
             cell=expect_cell(source, f"{mkey}.cell", m["cell"]),
-            rotation=expect(source, f"{mkey}.rotation", m["rotation"], int, "a rotation", hint),
+            rotation=expect(source, f"{mkey}.rotation", m["rotation"], int, _rotation_words(context), hint),
         ))
     tiles = [
         _parse_tile(source, f"{prefix}tiles[{i}]", t, context)

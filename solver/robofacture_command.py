@@ -8,6 +8,8 @@ Exit codes follow `check` and `solve`: 0 legal / answered, 1 illegal / no answer
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import click
 from rich.table import Table
@@ -24,6 +26,9 @@ from models.stopping import held_stops
 from models.robofacture.shipping import Shipment, best_shipment, shipments
 from models.terminal import Terminal
 from models.wording import counted
+
+if TYPE_CHECKING:   # (imported when a command runs: it loads CP-SAT)
+    from .robofacture import RobofactureResult
 
 _out = Terminal()
 _err = Terminal(stderr=True)
@@ -205,7 +210,7 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     puzzle = load_puzzle(puzzle_path)
     verdict = check(puzzle)
     yours = best_shipment(verdict.filling.colours) if verdict.legal else None
-    best = solve_parts(puzzle.with_placed(()), time_left(time_limit), workers, seed)
+    best = _at_least_yours(solve_parts(puzzle.with_placed(()), time_left(time_limit), workers, seed), puzzle, yours)
     best_verdict = check(best.puzzle)
     # a legal space that ships nothing scores 0 (QA pass 39: no share at all, `"share": null`)
     mine = yours.score if yours else 0 if verdict.legal else None
@@ -222,8 +227,10 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
         if best.shipment is None and best.status == "INFEASIBLE":   # (QA: "not proved: bound None", then an empty
             _out.print(f"no placement of the same parts can ship (proved, {best.seconds:.1f}s)")   # drawing)
         else:
-            proved = "proved best" if best.status == "OPTIMAL" else f"not proved: bound {best.bound}"
-            _out.print(f"the best of the same parts ({proved}, {best.seconds:.1f}s):")
+            proved = ("proved best" if best.status == "OPTIMAL" else "not proved" if best.bound is None
+                      else f"not proved: bound {best.bound}")
+            found = "yours, the search finding none better; " if best.puzzle is puzzle else ""
+            _out.print(f"the best of the same parts ({found}{proved}, {best.seconds:.1f}s):")
             _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
         if mine is not None and top is not None:
             _out.print(_comparison(mine if yours else None, top, share, best.status == "OPTIMAL"))
@@ -233,13 +240,25 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     sys.exit(0 if verdict.legal else ILLEGAL_EXIT)
 
 
+def _at_least_yours(best: RobofactureResult, puzzle: Puzzle, yours: Shipment | None) -> RobofactureResult:
+    """The search's best, or the player's own space where the search found less in its time: a legal space is a
+    placement of the same parts (QA pass 52: an unproved best of -1 was called "the best" beside the player's
+    15, and a search that found nothing gave no comparison). It is proved where it meets the search's bound."""
+    if yours is None or (best.shipment is not None and best.shipment.score >= yours.score):
+        return best
+    proved = best.bound is not None and yours.score >= best.bound
+    return replace(best, status="OPTIMAL" if proved else "FEASIBLE", puzzle=puzzle, shipment=yours,
+                   fewest_parts=None)
+
+
 def _comparison(mine: int | None, top: int, share: float | None, proved: bool) -> str:
     """The line that compares the two shipments (`mine` None: the player's space ships nothing). A share is only
     taken of a best above 0 VP (QA pass 47: a best of -1, which the player's space matched, got no line at all);
-    it is below 0 for a space that ships at a loss."""
+    it is below 0 for a space that ships at a loss. A space that ships nothing is never "as good as" a best
+    of 0 VP or less (QA pass 52): it has no score to compare."""
     line = f"yours ships {'nothing' if mine is None else f'{mine} VP'} of the best {top}"
     line += f": {share:.0%}" if share is not None else f" (no share of a best of {top} VP)"
-    if proved and (mine if mine is not None else 0) >= top:
+    if proved and mine is not None and mine >= top:
         line += "; yours is as good as the best"
     return line
 

@@ -49,6 +49,8 @@ def test_check_illegal_layout_exits_1(tmp_path):
     (lambda d: d.update(colour="red"), "colour: unknown key"),
     (lambda d: d["machines"][0].update(id="FF77"), "machines[0].id: unknown machine id \"FF77\""),
     (lambda d: d["machines"][0].update(rotation=45), "machines[0].rotation: bad rotation 45 (allowed: 0, 90, 180, 270)"),
+    # QA pass 52: nor did a rotation of the wrong type
+    (lambda d: d["machines"][0].update(rotation=90.0), "machines[0].rotation: expected a rotation (0, 90, 180, 270), got 90.0"),
     # QA pass 48: the diagonal tile's bad rotation named no allowed value
     (lambda d: d["tiles"].append({"kind": "diagonal", "cell": [0, 0], "rotation": 45}),
      "tiles[5].rotation: bad rotation 45 (allowed: 0, 90, 180, 270) (cell [0, 0])"),

@@ -261,7 +261,7 @@ def test_a_number_offered_is_a_type_error_naming_the_key():
                                                           "options": {"diagonal_intersection": False}}),
                      rounds[1].update(taken=None, layout={"machines": [], "tiles": [],
                                                           "options": {"diagonal_intersection": True}})),
-     r"rounds\[1\]\.layout\.options\.diagonal_intersection: true does not match the game's false \(round 2\)"),
+     r"rounds\[1\]\.layout\.options\.diagonal_intersection: true does not match round 1's false \(round 2\)"),
     # QA: read as "took nothing", then blamed as "the layout changed in a round that adds no machine"
     (lambda rounds: rounds[0].update(layout={"machines": [{"id": rounds[0]["offered"][0], "cell": [4, 4],
                                                            "rotation": 0}], "tiles": []}),
@@ -302,6 +302,16 @@ def test_a_game_takes_its_options_from_its_rounds_layouts_where_it_names_none():
     game = parse_game(document, "g.json")
     assert game.options["diagonal_intersection"] is True
     assert game.empty_layout().options["diagonal_intersection"] is True
+    assert game.to_dict()["options"] == {"diagonal_intersection": True}   # (defaults left out: QA pass 52)
+    for entry in document["rounds"][:2]:
+        entry["layout"]["options"] = {"diagonal_intersection": False}
+    assert "options" not in parse_game(document, "g.json").to_dict()
+    document["rounds"][1]["layout"]["options"] = {"diagonal_intersection": True}
+    with pytest.raises(DocumentError, match=r"rounds\[1\]\.layout\.options\.diagonal_intersection: true does not "
+                                            r"match round 1's false"):
+        parse_game(document, "g.json")
+    for entry in document["rounds"][:2]:
+        entry["layout"]["options"] = {"diagonal_intersection": True}
     document["options"] = {"diagonal_intersection": False}
     with pytest.raises(DocumentError, match=r"g\.json: rounds\[0\]\.layout\.options\.diagonal_intersection: true "
                                             r"does not match the game's false"):

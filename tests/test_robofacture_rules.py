@@ -80,6 +80,9 @@ def test_a_part_lying_over_another_is_judged_against_its_neighbours_too():
     assert [(v.rule, v.cells, v.parts) for v in broken.violations] == [
         ("overlap", ((0, 1),), (1, 2)), ("same-colour", ((0, 0), (0, 1)), (0, 2))]
     assert broken.filling.colours == {(0, 0): "blue", (0, 1): "red"}
+    three = check(puzzle(2, 2, [RED, BLUE, WHITE], [(0, (0, 0), 0, False), (1, (0, 0), 0, False),
+                                                   (2, (0, 0), 0, False)]))
+    assert [v.parts for v in three.violations if v.rule == "overlap"] == [(0, 1), (0, 2), (1, 2)]
 
 
 def test_a_premarked_cell_may_be_covered_and_shows_the_player_colour_until_then():

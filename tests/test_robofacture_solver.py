@@ -350,6 +350,13 @@ def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
     assert shown.exit_code == 0 and shown.stdout.strip().splitlines()[-1] == (
         "yours ships -1 VP of the best -1 (no share of a best of -1 VP); yours is as good as the best")
     assert json.loads(run("robofacture", "compare", at_a_loss, "--workers", "1", "--json").stdout)["share"] is None
+    # a space that ships nothing has no score to be "as good as" a best of 0 VP or less (QA pass 52)
+    nothing = tmp_path / "nothing.json"
+    nothing.write_text(json.dumps({
+        "ruleset": "robofacture", "space": {"rows": 2, "cols": 4, "player": "green", "premarked": [[0, 1]]},
+        "parts": [{"kind": "S4", "colors": ["yellow", "white"]}], "placed": []}))
+    shown = run("robofacture", "compare", nothing, "--workers", "1")
+    assert shown.stdout.strip().splitlines()[-1] == "yours ships nothing of the best -1 (no share of a best of -1 VP)"
     # parts no placement can ship: said so, proved (QA pass 41: "not proved: bound None" over an empty drawing)
     none = tmp_path / "none.json"
     none.write_text(json.dumps({"ruleset": "robofacture", "space": {"rows": 3, "cols": 3, "player": "red",
@@ -389,3 +396,22 @@ def test_a_draw_whose_uniqueness_was_never_settled_is_not_called_not_unique():
     assert _why_dropped(SimpleNamespace(**{**vars(settled), "unique": None})).startswith("the time ran out")
     one_part = SimpleNamespace(status="OPTIMAL", unique=True, puzzle=SimpleNamespace(placed=(1,)))
     assert _why_dropped(one_part) == "its best answer places 1 part, fewer than 2"   # (QA pass 39: "1 parts")
+
+
+def test_compare_takes_the_players_space_where_the_search_found_less():
+    """QA pass 52: a 12 x 12 space's search, cut short, found a placement of -1 (or none) where the player's own
+    legal space ships 15: it was called "the best" (or no comparison was made). The player's space is a
+    placement of the same parts, so it is the best the command knows, proved where it meets the bound."""
+    from solver.robofacture import RobofactureResult
+    from solver.robofacture_command import _at_least_yours
+
+    puzzle = parse_puzzle(json.loads((EXAMPLES / "filled-cuts.json").read_text()), "filled-cuts.json")
+    yours = best_shipment(check(puzzle).filling.colours)
+    assert yours is not None and yours.score == 13
+    found_less = RobofactureResult("FEASIBLE", puzzle.with_placed(()), None, 15, 1.0)
+    taken = _at_least_yours(found_less, puzzle, yours)
+    assert (taken.status, taken.shipment, taken.puzzle) == ("FEASIBLE", yours, puzzle)
+    assert _at_least_yours(RobofactureResult("UNKNOWN", puzzle, None, None, 1.0), puzzle, yours).shipment == yours
+    assert _at_least_yours(RobofactureResult("FEASIBLE", puzzle, None, 13, 1.0), puzzle, yours).status == "OPTIMAL"
+    searched = solve_parts(puzzle.with_placed(()), 20.0, workers=1)
+    assert _at_least_yours(searched, puzzle, yours) is searched   # (the search's 14 stands)

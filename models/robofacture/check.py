@@ -69,9 +69,9 @@ def check(puzzle: Puzzle) -> Verdict:
             if not space.inside(cell):
                 continue
             under = [owner for _, owner in layers.get(cell, []) if owner != PRINTED]
-            if under:
-                violations.append(Violation("overlap", f"parts {under[0]} and {placement.part} lie on one cell",
-                                            (cell,), (under[0], placement.part)))
+            if under:   # (each pair: a third part on the cell overlaps both before it; QA pass 52)
+                violations.extend(Violation("overlap", f"parts {other} and {placement.part} lie on one cell",
+                                            (cell,), (other, placement.part)) for other in under)
                 layers[cell].append((colour, placement.part))
             else:
                 layers[cell] = [(colour, placement.part)]   # (over a premarked cell, which a part may cover)
