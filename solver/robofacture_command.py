@@ -198,7 +198,7 @@ def _uniqueness(settled: bool | None, asked: bool) -> str:
 @time_limit_option(30.0, "Seconds for the best answer's search.")
 @workers_option()
 @seed_option()
-@json_option('Print {"legal", "yours", "best", "share"}: whether yours is legal, the two shipments, the best\'s result, yours as a share of it (a fraction).')
+@json_option('Print {"legal", "yours", "best", "share", "best_is_yours"}: whether yours is legal, the two shipments, the best\'s result, yours as a share of it (a fraction), and whether the best shown is your own space (the search found less in its time).')
 @output_option("--svg", "svg_path", help="Write the best answer as SVG.")
 def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int, as_json: bool,
                     svg_path: str | None) -> None:
@@ -210,7 +210,8 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     puzzle = load_puzzle(puzzle_path)
     verdict = check(puzzle)
     yours = best_shipment(verdict.filling.colours) if verdict.legal else None
-    best = _at_least_yours(solve_parts(puzzle.with_placed(()), time_left(time_limit), workers, seed), puzzle, yours)
+    best, best_is_yours = _at_least_yours(solve_parts(puzzle.with_placed(()), time_left(time_limit), workers, seed),
+                                          puzzle, yours)
     best_verdict = check(best.puzzle)
     # a legal space that ships nothing scores 0 (QA pass 39: no share at all, `"share": null`)
     mine = yours.score if yours else 0 if verdict.legal else None
@@ -218,7 +219,7 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     share = round(mine / top, 4) if mine is not None and top and top > 0 else None
     if as_json:
         _print_json({"legal": verdict.legal, "yours": yours.to_dict() if yours else None,
-                     "best": best.to_dict(), "share": share})
+                     "best": best.to_dict(), "share": share, "best_is_yours": best_is_yours})
     else:
         _out.print("yours:")
         _draw(puzzle, verdict, yours, None, puzzle_path)
@@ -226,10 +227,13 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
             _violations(verdict)
         if best.shipment is None and best.status == "INFEASIBLE":   # (QA: "not proved: bound None", then an empty
             _out.print(f"no placement of the same parts can ship (proved, {best.seconds:.1f}s)")   # drawing)
+        elif best.shipment is None:   # (QA pass 53: an empty space was drawn as "the best")
+            _out.print(f"the search found no placement of the same parts that ships in {best.seconds:.1f}s "
+                       f"({best.status})")
         else:
             proved = ("proved best" if best.status == "OPTIMAL" else "not proved" if best.bound is None
                       else f"not proved: bound {best.bound}")
-            found = "yours, the search finding none better; " if best.puzzle is puzzle else ""
+            found = "yours, the search finding none better; " if best_is_yours else ""
             _out.print(f"the best of the same parts ({found}{proved}, {best.seconds:.1f}s):")
             _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
         if mine is not None and top is not None:
@@ -237,18 +241,20 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
     if svg_path and best.shipment is not None:
         _write(svg_path, svg_picture(best.puzzle.space, best_verdict.filling, best.shipment,
                                      f"the best for {puzzle_path}"))
+    elif svg_path:   # (QA pass 53: nothing written, nothing said)
+        _err.print(f"no answer to draw ({best.status}): {svg_path} not written")
     sys.exit(0 if verdict.legal else ILLEGAL_EXIT)
 
 
-def _at_least_yours(best: RobofactureResult, puzzle: Puzzle, yours: Shipment | None) -> RobofactureResult:
-    """The search's best, or the player's own space where the search found less in its time: a legal space is a
-    placement of the same parts (QA pass 52: an unproved best of -1 was called "the best" beside the player's
-    15, and a search that found nothing gave no comparison). It is proved where it meets the search's bound."""
+def _at_least_yours(best: RobofactureResult, puzzle: Puzzle, yours: Shipment | None
+                    ) -> tuple[RobofactureResult, bool]:
+    """The search's best, or the player's own space where the search found less in its time (and whether it is
+    the player's): a legal space is a placement of the same parts (QA pass 52: an unproved best of -1 was called
+    "the best" beside the player's 15, and a search that found nothing gave no comparison). It is never called
+    proved: the search's bound is on the score alone, and a best is proved on its Robo-Gold too (QA pass 53)."""
     if yours is None or (best.shipment is not None and best.shipment.score >= yours.score):
-        return best
-    proved = best.bound is not None and yours.score >= best.bound
-    return replace(best, status="OPTIMAL" if proved else "FEASIBLE", puzzle=puzzle, shipment=yours,
-                   fewest_parts=None)
+        return best, False
+    return replace(best, status="FEASIBLE", puzzle=puzzle, shipment=yours, fewest_parts=None), True
 
 
 def _comparison(mine: int | None, top: int, share: float | None, proved: bool) -> str:

@@ -189,6 +189,9 @@ def test_solve_without_an_answer_exits_1(tmp_path):
     (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0]}, {"part": 0, "cell": [2, 2]}]), ["placed[1].part", "twice"]),
     (lambda d: d.update(placed=[{"part": 9, "cell": [0, 0]}]), ["placed[0].part", "part index"]),
     (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0], "rotation": 45}]), ["placed[0].rotation"]),
+    # QA pass 53: a rotation of the wrong type named no allowed value
+    (lambda d: d.update(placed=[{"part": 0, "cell": [0, 0], "rotation": 90.0}]),
+     ["placed[0].rotation", "expected a rotation (0, 90, 180, 270), got 90.0"]),
     (lambda d: d.update(ruleset="factory-fun"), ["ruleset", "robofacture"]),
 ])
 def test_bad_puzzles_are_one_line_errors(tmp_path, change, needles):
@@ -409,9 +412,45 @@ def test_compare_takes_the_players_space_where_the_search_found_less():
     yours = best_shipment(check(puzzle).filling.colours)
     assert yours is not None and yours.score == 13
     found_less = RobofactureResult("FEASIBLE", puzzle.with_placed(()), None, 15, 1.0)
-    taken = _at_least_yours(found_less, puzzle, yours)
-    assert (taken.status, taken.shipment, taken.puzzle) == ("FEASIBLE", yours, puzzle)
-    assert _at_least_yours(RobofactureResult("UNKNOWN", puzzle, None, None, 1.0), puzzle, yours).shipment == yours
-    assert _at_least_yours(RobofactureResult("FEASIBLE", puzzle, None, 13, 1.0), puzzle, yours).status == "OPTIMAL"
+    taken, is_yours = _at_least_yours(found_less, puzzle, yours)
+    assert (taken.status, taken.shipment, taken.puzzle, taken.bound, is_yours) == ("FEASIBLE", yours, puzzle, 15, True)
+    taken, is_yours = _at_least_yours(RobofactureResult("UNKNOWN", puzzle, None, None, 1.0), puzzle, yours)
+    assert (taken.status, taken.shipment, is_yours) == ("FEASIBLE", yours, True)
+    # never proved by the search's bound, which is on the score alone (QA pass 53: a best is proved on its RG too)
+    assert _at_least_yours(RobofactureResult("FEASIBLE", puzzle, None, 13, 1.0), puzzle, yours)[0].status == "FEASIBLE"
     searched = solve_parts(puzzle.with_placed(()), 20.0, workers=1)
-    assert _at_least_yours(searched, puzzle, yours) is searched   # (the search's 14 stands)
+    assert _at_least_yours(searched, puzzle, yours) == (searched, False)   # (the search's 14 stands)
+
+
+def test_compare_says_when_its_search_found_nothing_in_time(tmp_path):
+    """QA pass 53: a 12 x 12 space of 30 parts, searched for 0.1 s (it takes over a second to model), drew an
+    empty space as "the best", and `--svg` wrote nothing and said nothing."""
+    parts = PARTS_OF_A_BIG_SPACE
+    space = tmp_path / "big.json"
+    space.write_text(json.dumps({"ruleset": "robofacture",
+                                 "space": {"rows": 12, "cols": 12, "player": "red", "premarked": [[5, 5]]},
+                                 "parts": parts, "placed": [{"part": 7, "cell": [3, 4], "rotation": 0, "flip": True}]}))
+    picture = tmp_path / "best.svg"
+    shown = run("robofacture", "compare", space, "--workers", "1", "--time-limit", "0.1", "--svg", picture)
+    assert shown.exit_code == 0 and not picture.exists()
+    assert "the search found no placement of the same parts that ships in" in shown.stdout
+    assert "(UNKNOWN)" in shown.stdout and "the best of the same parts" not in shown.stdout
+    assert f"no answer to draw (UNKNOWN): {picture} not written" in shown.stderr
+
+
+#: the parts of a 12 x 12 space (QA pass 53's), drawn at random from every kind
+PARTS_OF_A_BIG_SPACE = [{'colors': ['white', 'blue'], 'kind': 'L5'}, {'colors': ['white', 'green'], 'kind': 'M5'},
+                        {'colors': ['white', 'red'], 'kind': 'T4'}, {'colors': ['yellow', 'blue'], 'kind': 'L3'},
+                        {'colors': ['green', 'white'], 'kind': 'L5'}, {'colors': ['blue', 'white'], 'kind': 'I3'},
+                        {'colors': ['white', 'green'], 'kind': 'S4'}, {'colors': ['red', 'blue'], 'kind': 'L4'},
+                        {'colors': ['yellow', 'red'], 'kind': 'L4'}, {'colors': ['green', 'white'], 'kind': 'T5'},
+                        {'colors': ['green', 'white'], 'kind': 'I3'}, {'colors': ['yellow', 'red'], 'kind': 'S4'},
+                        {'colors': ['blue', 'green'], 'kind': 'L4'}, {'colors': ['yellow', 'green'], 'kind': 'L5'},
+                        {'colors': ['green', 'white'], 'kind': 'T5'}, {'colors': ['white', 'green'], 'kind': 'M5'},
+                        {'colors': ['yellow', 'red'], 'kind': 'L5'}, {'colors': ['white', 'blue'], 'kind': 'T5'},
+                        {'colors': ['white', 'red'], 'kind': 'M5'}, {'colors': ['white', 'yellow'], 'kind': 'L5'},
+                        {'colors': ['red', 'white'], 'kind': 'T5'}, {'colors': ['green', 'red'], 'kind': 'L3'},
+                        {'colors': ['red', 'green'], 'kind': 'M5'}, {'colors': ['red', 'yellow'], 'kind': 'S4'},
+                        {'colors': ['green', 'red'], 'kind': 'I3'}, {'colors': ['white', 'red'], 'kind': 'L4'},
+                        {'colors': ['white', 'yellow'], 'kind': 'I3'}, {'colors': ['white', 'blue'], 'kind': 'T5'},
+                        {'colors': ['yellow', 'red'], 'kind': 'L4'}, {'colors': ['red', 'white'], 'kind': 'T4'}]
