@@ -38,7 +38,7 @@ from models.errors import as_json as spelled   # (`as_json` is the commands' --j
 from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
                              plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
-from models.wording import counted, listed
+from models.wording import counted, listed, violations_of_rules
 
 console = Terminal()
 err_console = Terminal(stderr=True)
@@ -263,8 +263,8 @@ def _score_table(score) -> Table:
     table.add_column("value", justify="right")
     table.add_row("income", str(score.income))
     for kind, cost in sorted(score.cost_by_kind.items()):
-        table.add_row(f"  cost: {kind}", f"-{cost}")
-    table.add_row("cost", f"-{score.cost}")
+        table.add_row(f"  cost: {kind}", f"{-cost}")
+    table.add_row("cost", f"{-score.cost}")   # (paid: below 0, and 0 not "-0": QA pass 54)
     for c in score.chain_inputs:
         facing = "" if c.side == c.at else f" on side {c.side}"   # (as check names a turned machine's ports)
         table.add_row(f"  chain: {c.machine} {c.at}{facing} ({c.color} {c.amount})", f"+{c.bonus}")
@@ -311,7 +311,7 @@ def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
         return
     console.print(_score_table(result.score))
     if not result.legal:
-        console.print(f"[yellow]note: the layout breaks {counted(len(result.violations), 'rule')}; run `factoryfun check`[/]")
+        console.print(f"[yellow]note: the layout has {violations_of_rules(result.violations)}; run `factoryfun check`[/]")
 
 
 @main.command()

@@ -139,8 +139,9 @@ class _Checker:
         for net in self.conn.networks:
             cells, machines = self.net_cells(net), self.net_machines(net)
             if not net.has_port:
-                tiles = sorted({self.layout.tiles[i].kind for i in net.supplies + net.output_tanks + net.end_tanks} | ({"pipe"} if net.pipes else set()))
-                what = self._diagonal_part(net) or ", ".join(tiles)
+                tanks = sorted({self.layout.tiles[i].kind for i in net.supplies + net.output_tanks + net.end_tanks})
+                pipes = [counted(len(net.pipes), "pipe") if len(net.pipes) > 1 else "pipe"] if net.pipes else []
+                what = self._diagonal_part(net) or ", ".join(tanks + pipes)   # ("4 pipes": QA pass 54 read "pipe")
                 self.add("stray-tile", f"{what} not connected to any machine port", cells)
                 # rule 7 holds on its own: a lone container or reservoir breaks it too
                 if net.output_tanks:

@@ -12,6 +12,14 @@ def counted(number: int, noun: str, plural: str | None = None) -> str:
     return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
+def violations_of_rules(violations) -> str:
+    """"4 violations of 3 rules", "1 violation": counted as `check` counts them (QA pass 54: "breaks 4 rules" and
+    "4 rules broken" under a table of 4 violations of 3 rules)."""
+    rules = len({v.rule for v in violations})
+    said = counted(len(violations), "violation")
+    return said if rules == len(violations) == 1 else f"{said} of {counted(rules, 'rule')}"
+
+
 def listed(items: list[str]) -> str:
     """"a", "a and b", "a, b and c"."""
     return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 2 else items)

@@ -354,7 +354,7 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     hint = _usable_hint(_read_layout(hint_path, "hint", context, catalog_path, boards_path), hint_path, placed, optional,
                         fixed, diagonal)
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
-    _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on {board_id} ({objective}{', optional' if optional else ''}, "
+    _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on board {board_id} ({objective}{', optional' if optional else ''}, "
                f"{time_limit:.10g}s, {workers} worker{'s' if workers != 1 else ''})")
     with ProgressLines(_err.dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,

@@ -24,7 +24,7 @@ from models.puzzle import MAX_MACHINES, NONE_OTHER, FactoryPuzzle, Second, load_
 from models.rulesets import get_ruleset
 from models.render.tables import machine_table, violation_table
 from models.terminal import Terminal
-from models.wording import TILE_NAMES, counted
+from models.wording import TILE_NAMES, counted, violations_of_rules
 
 # CP-SAT and the solver load with this module, while cli.py holds a stop until the imports end (models/stopping.py);
 # loaded inside a command, a Ctrl-C raised in CP-SAT's or pandas's compiled start-up could end in a traceback
@@ -431,8 +431,7 @@ def check_command(puzzle_path: str, answer_path: str, catalog_path: str | None, 
 def _verdict(question: FactoryPuzzle, judged: CheckResult, wrong: list[str], share: float | None,
              solved: bool) -> str:
     score = judged.score.total
-    count = len(judged.violations)
-    faults = ([f"illegal: {count} rule{'s' * (count != 1)} broken"] if count else []) + (
+    faults = ([f"illegal: {violations_of_rules(judged.violations)}"] if judged.violations else []) + (
         ["not an answer: " + "; ".join(wrong)] if wrong else [])
     if faults:   # (QA: an illegal answer that also left a machine out named only the rules)
         return "; ".join(faults)
@@ -464,6 +463,6 @@ def _report_checked(question: FactoryPuzzle, answer: Layout, judged: CheckResult
 
     print_layout(_out, answer, sorted({cell for v in judged.violations for cell in v.cells}))
     if judged.violations:
-        _out.print(violation_table(judged.violations, f"{len(judged.violations)} rule(s) broken"))
+        _out.print(violation_table(judged.violations, violations_of_rules(judged.violations)))
     _out.print(_verdict(question, judged, wrong, share, solved))
 

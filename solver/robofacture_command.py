@@ -25,7 +25,7 @@ from models.robofacture.render import caption, product_words, svg_picture, termi
 from models.stopping import held_stops
 from models.robofacture.shipping import Shipment, best_shipment, shipments
 from models.terminal import Terminal
-from models.wording import counted
+from models.wording import counted, violations_of_rules
 
 if TYPE_CHECKING:   # (imported when a command runs: it loads CP-SAT)
     from .robofacture import RobofactureResult
@@ -55,8 +55,7 @@ def _write(path: str, text: str) -> None:
 def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path: str | None, source: str,
           show: bool = True) -> None:
     highlight = {cell for v in verdict.violations for cell in v.cells}
-    count = len(verdict.violations)
-    note = None if verdict.legal else (f"illegal: {count} rule{'s' * (count != 1)} broken, their cells marked; "
+    note = None if verdict.legal else (f"illegal: {violations_of_rules(verdict.violations)}, their cells marked; "
                                        "nothing ships until they hold")
     if show:
         _out.print(terminal_picture(puzzle.space, verdict.filling, shipment, highlight), soft_wrap=True)
@@ -67,8 +66,7 @@ def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path:
 
 
 def _violations(verdict: Verdict) -> None:
-    count = len(verdict.violations)
-    table = Table(title=f"{count} rule{'s' * (count != 1)} broken", title_justify="left")
+    table = Table(title=violations_of_rules(verdict.violations), title_justify="left")
     for heading in ("rule", "what", "cells", "parts"):
         table.add_column(heading)
     for v in verdict.violations:

@@ -519,3 +519,24 @@ def test_a_board_wider_than_the_output_keeps_its_lines_whole(tmp_path):
                                         "blocked": [[39, 39]], "pillars": [[20, 20]]})
     lines = run("boards", "--boards", boards, "big").stdout.splitlines()
     assert any(line.split()[:2] == ["0", "1"] and line.split()[-1] == "39" for line in lines)
+
+
+def test_score_counts_violations_and_rules_as_check_does(tmp_path):
+    """QA pass 54: `score` said "breaks 4 rules" under a layout of 4 violations of 3 rules."""
+    layout = {"ruleset": "factory-fun", "board": "classic-A", "tiles": [],
+              "machines": [{"id": "FF09", "cell": [4, 4], "rotation": 0}]}
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(layout))
+    checked = json.loads(run("check", str(path), "--json").stdout)["violations"]
+    rules = {v["rule"] for v in checked}
+    assert len(checked) > len(rules) > 1
+    assert (f"note: the layout has {len(checked)} violations of {len(rules)} rules"
+            in run("score", str(path)).stdout)
+
+
+def test_an_empty_layouts_cost_is_0_not_minus_0(tmp_path):
+    """QA pass 54: `score` printed "cost │ -0" for a layout that pays nothing."""
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A", "machines": [], "tiles": []}))
+    rows = [line for line in run("score", str(path)).stdout.splitlines() if "cost" in line]
+    assert rows and all("-0" not in row for row in rows) and any(row.split("│")[2].strip() == "0" for row in rows)

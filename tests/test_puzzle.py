@@ -600,7 +600,8 @@ def test_check_rejects_an_illegal_answer_and_outlines_its_cells(tmp_path):
                                                                  "sides": ["N", "S"]}))
     svg = tmp_path / "mine.svg"
     result = run("puzzle", "check", UNIQUE, path, "--svg", svg)
-    assert result.exit_code == 1 and "illegal" in result.stdout and "rule(s) broken" in result.stdout
+    # counted as `check` counts them (QA pass 54: "3 rule(s) broken" over 3 violations of 2 rules)
+    assert result.exit_code == 1 and "illegal: 3 violations of 2 rules" in result.stdout
     assert "illegal" in svg.read_text()
 
 

@@ -10,6 +10,7 @@ def test_closed_pipe_ring_is_stray():
     result = check(**plus(FF29_OK, tiles=RING))
     v = only(result, "stray-tile")
     assert v.cells == [(5, 5), (5, 6), (6, 5), (6, 6)] and v.machines == []
+    assert v.message == "4 pipes not connected to any machine port"   # (QA pass 54: "pipe not connected")
     assert rules(result) == ["stray-tile"]
 
 
@@ -17,6 +18,7 @@ def test_lone_pipe_is_stray_with_two_loose_ends():
     result = check(**plus(FF29_OK, tiles=[("pipe", (5, 5), "W", "E")]))
     assert rules(result) == ["loose-end", "loose-end", "stray-tile"]
     assert only(result, "stray-tile").cells == [(5, 5)]
+    assert only(result, "stray-tile").message == "pipe not connected to any machine port"
     assert all(v.cells == [(5, 5)] for v in of_rule(result, "loose-end"))
 
 

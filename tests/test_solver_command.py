@@ -199,7 +199,7 @@ def test_the_count_includes_the_fixed_layouts_machines(tmp_path, solves):
                                  "machines": [{"id": "FF01", "cell": [5, 2], "rotation": 0}], "tiles": []}))
     result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--fixed", str(fixed), "--json")
     assert result.exit_code == NO_LAYOUT_EXIT, result.output
-    assert "solving 3 machines (FF01 from --fixed) on classic-A" in result.stderr
+    assert "solving 3 machines (FF01 from --fixed) on board classic-A" in result.stderr
 
 
 def test_progress_lines_print_each_change_and_repeat_an_unchanged_state_only_after_a_while():

@@ -360,7 +360,7 @@ def test_fixed_machines_and_tiles_stay_where_they_are():
     # (QA: a ring of pipes crashed with "a legal layout scores 4, beyond the proved bound 0"; a 1 feeding a 2 port
     # to port was "not enough room": networks no opening of which is free keep their faults)
     ([], [("pipe", (5, 5), "E", "S"), ("pipe", (5, 6), "W", "S"), ("pipe", (6, 5), "N", "E"), ("pipe", (6, 6), "N", "W")],
-     "pipe not connected to any machine port (at [5, 5] [5, 6] [6, 5] [6, 6]), and nothing can join it: every "
+     "4 pipes not connected to any machine port (at [5, 5] [5, 6] [6, 5] [6, 6]), and nothing can join it: every "
      "opening of it is taken"),
     ([("FF04", (1, 1), 0), ("FF29", (2, 2), 90)], [],
      "inputs need 2 but the feeding outputs give 1 (at [1, 2] [2, 2]), and nothing can join it: every opening of "
