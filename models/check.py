@@ -140,7 +140,7 @@ class _Checker:
             cells, machines = self.net_cells(net), self.net_machines(net)
             if not net.has_port:
                 tanks = sorted({self.layout.tiles[i].kind for i in net.supplies + net.output_tanks + net.end_tanks})
-                pipes = [counted(len(net.pipes), "pipe") if len(net.pipes) > 1 else "pipe"] if net.pipes else []
+                pipes = ["pipe" if len(net.pipes) == 1 else counted(len(net.pipes), "pipe")] if net.pipes else []
                 what = self._diagonal_part(net) or ", ".join(tanks + pipes)   # ("4 pipes": QA pass 54 read "pipe")
                 self.add("stray-tile", f"{what} not connected to any machine port", cells)
                 # rule 7 holds on its own: a lone container or reservoir breaks it too

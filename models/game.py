@@ -67,8 +67,9 @@ class Game:
 
     def to_dict(self, result: dict[str, Any] | None = None) -> dict[str, Any]:
         doc: dict[str, Any] = {"ruleset": self.ruleset.id, "board": self.context.board.id, "start_money": self.start_money}
-        if set_options(self.options):   # (defaults left out, as a layout leaves them: QA pass 52)
-            doc["options"] = set_options(self.options)
+        options = set_options(self.options)   # (defaults left out, as a layout leaves them: QA pass 52)
+        if options:
+            doc["options"] = options
         rounds = []
         for r in self.rounds:
             entry: dict[str, Any] = {"offered": list(r.offered)}
@@ -164,16 +165,15 @@ def _game_options(source: str, document: dict, raw_rounds: list, context: Contex
     first round layout's that has some. FORMATS.md gives options to layouts only, so a game written to it says
     them in each round's layout (QA pass 48: such a game was refused, its rounds' options "not matching" a game
     that named none); every round must then agree with them, as with the game's own."""
-    key, raw, whose = "options", document.get("options"), "the game's"
+    where, raw, whose = "", document.get("options"), "the game's"   # (`where`: the key its `options` sit under)
     if "options" not in document:
-        key, raw, whose = next(((f"rounds[{t}].layout.options", r["layout"]["options"], f"round {t + 1}'s")
-                                for t, r in enumerate(raw_rounds)
-                                if isinstance(r, dict) and isinstance(r.get("layout"), dict)
-                                and "options" in r["layout"]), (None, None, ""))
-    if key is None:
+        where, raw, whose = next(((f"rounds[{t}].layout", r["layout"]["options"], f"round {t + 1}'s")
+                                  for t, r in enumerate(raw_rounds)
+                                  if isinstance(r, dict) and isinstance(r.get("layout"), dict)
+                                  and "options" in r["layout"]), (None, None, ""))
+    if where is None:
         return {}, whose
-    return dict(parse_layout_body(source, key.removesuffix("options").removesuffix("."),
-                                  {"machines": [], "tiles": [], "options": raw}, context).options), whose
+    return dict(parse_layout_body(source, where, {"machines": [], "tiles": [], "options": raw}, context).options), whose
 
 
 def parse_game(document: Any, source: str = "<game>", catalog_path=None, boards_path=None) -> Game:

@@ -235,7 +235,7 @@ def compare_command(puzzle_path: str, time_limit: float, workers: int, seed: int
             _out.print(f"the best of the same parts ({found}{proved}, {best.seconds:.1f}s):")
             _draw(best.puzzle, best_verdict, best.shipment, None, puzzle_path)
         if mine is not None and top is not None:
-            _out.print(_comparison(mine if yours else None, top, share, best.status == "OPTIMAL"))
+            _out.print(_comparison(yours.score if yours else None, top, share, best.status == "OPTIMAL"))
     if svg_path and best.shipment is not None:
         _write(svg_path, svg_picture(best.puzzle.space, best_verdict.filling, best.shipment,
                                      f"the best for {puzzle_path}"))
