@@ -448,7 +448,7 @@ def analysis_table(analysis: Analysis, width: int = NARROW_WIDTH) -> Table:
     table.add_column("plan +/-", justify="right")
     table.add_column("you $", justify="right")
     table.add_column("plan $", justify="right")
-    table.add_column("gap", justify="right")
+    table.add_column("you-plan", justify="right")
     table.add_column("this rnd", justify="right")
     if noted:
         table.add_column("notes", overflow="fold")

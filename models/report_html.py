@@ -142,7 +142,7 @@ def _header(a: Analysis) -> str:
     bound = bound_text(a)
     if bound is not None:
         value = str(a.bound) if a.bound is not None else escape(a.status or "")
-        note = f"plan gap {a.plan_gap}" if a.plan_gap is not None else ""
+        note = f"the plan {a.plan_gap} points under it" if a.plan_gap is not None else ""
         if a.status and a.bound is not None:
             note += f" &middot; {escape(a.status)}"
         if a.claimed:   # (QA: the terminal said "as the plan file says: not proved here", the page did not)
@@ -180,7 +180,7 @@ def _violations(a: Analysis) -> str:
 
 def _table(a: Analysis) -> str:
     head = ("<tr><th class=num>Round</th><th>Offered</th><th>You</th><th>Plan</th><th>Your money move</th><th>Plan's money move</th>"
-            "<th class=num>Your money</th><th class=num>Plan money</th><th class=num>Gap</th><th class=num>This round</th></tr>")
+            "<th class=num>Your money</th><th class=num>Plan money</th><th class=num>You &minus; plan</th><th class=num>This round</th></tr>")
     rows = []
     for r in a.rounds:
         bad = ' class="bad"' if r.change < 0 or r.played.violations else ""
@@ -195,7 +195,7 @@ def _table(a: Analysis) -> str:
     rows.append(f'<tr class="total"><td></td><td colspan=5>final score</td><td class=num>{a.played_score}</td>'
                 f"<td class=num>{a.best_score}</td><td class=num>{_diff(a.score_gap)}</td><td></td></tr>")
     key = ('<p class="key"><span class="offer you">id</span> your pick &nbsp; <span class="offer plan">id</span> the plan\'s pick '
-           '&nbsp; <b>Gap</b>: your money minus the plan\'s after the round &nbsp; <b>This round</b>: what the round alone '
+           '&nbsp; <b>You &minus; plan</b>: your money minus the plan\'s after the round &nbsp; <b>This round</b>: what the round alone '
            'won or lost against the plan</p>')
     return f'<h2>Round by round</h2><table class="rounds">{head}{"".join(rows)}</table>{key}'
 
@@ -219,7 +219,7 @@ def _figure(side: GameRound, who: str, number: int) -> str:
 
 def _round_section(r: RoundComparison) -> str:
     title = (f"<h3>Round {r.number}</h3><span>{_offers(r)}</span>"
-             f"<span>this round {_diff(r.change)} &middot; gap after it {_diff(r.gap)}</span>")
+             f"<span>this round {_diff(r.change)} &middot; you &minus; plan after it {_diff(r.gap)}</span>")
     if not (r.played.changed or r.best.changed or r.played.violations):
         return (f'<section class="round quiet"><header>{title}</header>'
                 f"Neither layout changed: you {_choice(r.played)}, the plan {_choice(r.best)}.</section>")

@@ -243,6 +243,22 @@ def test_html_is_standalone_with_two_pictures_per_changed_round(analysis) -> Non
         assert set(re.findall(r"url\(#([^)]+)\)", picture)) <= {pattern}
 
 
+def test_the_money_difference_is_named_you_minus_plan_not_gap(analysis) -> None:
+    """Every other "gap" is a share of a bound; the running money difference is named what it is (QA pass 54:
+    the table called it "gap"), in the terminal table, the page's table and each round's heading."""
+    text = render_terminal(analysis)
+    assert "you-plan" in text and " gap " not in text
+    page_text = analysis_html(analysis)
+    assert "<th class=num>You &minus; plan</th>" in page_text and "you &minus; plan after it" in page_text
+    assert "Gap" not in page_text and "gap after" not in page_text
+    assert "points under it" in _header_text(analysis)
+
+
+def _header_text(a) -> str:
+    from models.report_html import _header
+    return _header(a)
+
+
 def test_html_says_when_the_plan_was_interrupted(analysis) -> None:
     note = "Interrupted: the plan compared against is the best found so far."
     assert note in analysis_html(analysis, interrupted=True)
@@ -269,10 +285,10 @@ def render_terminal(a) -> str:
 def test_terminal_views_colour_losses_red_and_gains_green(analysis) -> None:
     text = render_terminal(analysis)
     assert "19.2%" in text and "where it fell short" in text
-    assert "\x1b[1;31m-11" in text            # the running gap, red
+    assert re.search(r"\x1b\[1;31m *-11", text)   # the running money difference, red
     played, best = documents()
     gained = render_terminal(analyse(best, played))     # the optimum played against the weaker game
-    assert "\x1b[1;32m+11" in gained
+    assert re.search(r"\x1b\[1;32m *\+11", gained)
     assert "the played game is illegal" in render_terminal(analyse(illegal_played(), best))
 
 
