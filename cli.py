@@ -38,7 +38,7 @@ from models.errors import as_json as spelled   # (`as_json` is the commands' --j
 from models.terminal import (ID_WIDTH, Terminal, cell_padding, leave_quietly, outliving_its_reader,
                              plain_where_unicode_cannot_go, silence_stdout)
 from models.render.tables import machine_table, violation_table
-from models.wording import counted, listed, violations_of_rules
+from models.wording import TILE_NAMES, counted, listed, violations_of_rules
 
 console = Terminal()
 err_console = Terminal(stderr=True)
@@ -257,17 +257,20 @@ def boards(board_id: str | None, ruleset_id: str, boards_path: str | None, svg_p
 
 
 # -- layouts -----------------------------------------------------------------
-def _score_table(score) -> Table:
+def _score_table(score, ruleset) -> Table:
+    """The score's parts, each tile kind's cost named as the game names the tile ("supply containers", on hexes
+    "supply tanks"; QA pass 54: "cost: supply" where the legend said "supply container")."""
     table = Table(title="score", show_header=False)
     table.add_column("part")
     table.add_column("value", justify="right")
     table.add_row("income", str(score.income))
     for kind, cost in sorted(score.cost_by_kind.items()):
-        table.add_row(f"  cost: {kind}", f"{-cost}")
+        table.add_row(f"  cost: {ruleset.in_own_words(TILE_NAMES[kind])}s", f"{-cost}")
     table.add_row("cost", f"{-score.cost}")   # (paid: below 0, and 0 not "-0": QA pass 54)
     for c in score.chain_inputs:
         facing = "" if c.side == c.at else f" on side {c.side}"   # (as check names a turned machine's ports)
-        table.add_row(f"  chain: {c.machine} {c.at}{facing} ({c.color} {c.amount})", f"+{c.bonus}")
+        per_point = ruleset.chain_bonus_per_point   # (QA pass 54: the +10 with no word of its 5 a point)
+        table.add_row(f"  chain: {c.machine} {c.at}{facing} ({c.color} {c.amount} x {per_point})", f"+{c.bonus}")
     table.add_row("chain bonus", f"+{score.chain_bonus}")
     table.add_row("[bold]total[/]", f"[bold]{score.total}[/]")
     return table
@@ -305,11 +308,12 @@ def score(layout_path: str, catalog_path, boards_path, as_json: bool) -> None:
     from models.check import check_layout
     from models.layout import load_layout
 
-    result = check_layout(load_layout(layout_path, catalog_path, boards_path))
+    layout = load_layout(layout_path, catalog_path, boards_path)
+    result = check_layout(layout)
     if as_json:
         _print_json({**result.score.to_dict(), "legal": result.legal})
         return
-    console.print(_score_table(result.score))
+    console.print(_score_table(result.score, layout.ruleset))
     if not result.legal:
         console.print(f"[yellow]note: the layout has {violations_of_rules(result.violations)}; run `factoryfun check`[/]")
 

@@ -17,6 +17,7 @@ from models.rulesets import get_ruleset
 
 ROUND2 = str(EXAMPLES_DIR / "rulebook-round2.json")
 GAME = str(EXAMPLES_DIR / "rulebook-game.json")
+TEST_DATA = Path(__file__).parent / "data"
 
 
 def run(*args):
@@ -323,9 +324,21 @@ def test_a_stopped_solve_says_so_in_its_document():
 
 def test_score_names_the_board_side_of_a_turned_machines_chained_input():
     """QA: `score` named only the printed side ("FF29 W") of a turned machine, where `check` names both."""
-    assert "chain: FF08 W (orange 2)" in run("score", ROUND2).stdout   # unturned: the printed side only
+    assert "chain: FF08 W (orange 2 x 5)" in run("score", ROUND2).stdout   # unturned: the printed side only
     merge = str(EXAMPLES_DIR / "legal-merge-1-and-1-to-2.json")     # FF29 turned: its W input faces N
-    assert "chain: FF29 W on side N (green 2)" in run("score", merge).stdout
+    assert "chain: FF29 W on side N (green 2 x 5)" in run("score", merge).stdout
+
+
+def test_score_names_each_cost_as_the_game_names_its_tiles(tmp_path):
+    """QA pass 54: `score` said "cost: supply" where the legend says "supply container" (a "supply tank" on hexes)."""
+    square = run("score", ROUND2).stdout
+    assert "cost: supply containers" in square and "cost: output reservoirs" in square
+    game = json.loads((TEST_DATA / "analysis-funner-plan.json").read_text())
+    hexes = tmp_path / "funner.json"
+    hexes.write_text(json.dumps({"ruleset": game["ruleset"], "board": game["board"], **game["rounds"][-1]["layout"]}))
+    funner = run("score", str(hexes)).stdout
+    assert "cost: supply tanks" in funner and "cost: white tanks" in funner and "container" not in funner
+    assert "x 3)" in funner and "x 5)" not in funner   # Funner's chain bonus is 3 a point
 
 
 def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
