@@ -206,12 +206,13 @@ def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
     """List the machines of a catalogue."""
     from models.catalog import catalog_document, load_catalog
 
-    cat = load_catalog(_ruleset(ruleset_id), catalog_path)
+    ruleset = _ruleset(ruleset_id)
+    cat = load_catalog(ruleset, catalog_path)
     if as_json:   # a machines file: it works as --catalog FILE
         _print_json(catalog_document(cat))
         return
     table = machine_table(cat.machines.values(), f"{len(cat.machines)} machines ({ruleset_id}); names marked (?) "
-                          "are uncertain readings")
+                          "are uncertain readings", hexes=ruleset.geometry.name == "hex")
     console.print(table)
 
 

@@ -78,7 +78,8 @@ def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
         print_layout(terminal, puzzle_.given_layout)
     else:
         terminal.print(draw_board(puzzle_.board, puzzle_.ruleset.all_colors), soft_wrap=True)
-    terminal.print(machine_table((puzzle_.catalog[m] for m in puzzle_.machines), "the machines to place"))
+    terminal.print(machine_table((puzzle_.catalog[m] for m in puzzle_.machines), "the machines to place",
+                                 hexes=puzzle_.ruleset.geometry.name == "hex"))
     terminal.print(_question(puzzle_))
 
 

@@ -341,6 +341,25 @@ def test_score_names_each_cost_as_the_game_names_its_tiles(tmp_path):
     assert "x 3)" in funner and "x 5)" not in funner   # Funner's chain bonus is 3 a point
 
 
+def test_catalog_says_what_port_positions_and_the_bonus_column_mean():
+    """QA pass 54: the `bonus` column had no footnote and stood empty on Funner, and "Na" was nowhere explained."""
+    square = run("catalog").stdout
+    assert "Na / Nb and Sa / Sb" in square and "bonus: the colour of the extra supply container" in square
+    assert "│ FF16 " in square and " any " in square.split("│ FF16 ")[1].splitlines()[0]
+    funner = run("catalog", "--ruleset", "factory-funner").stdout
+    assert "the side of the printed hex" in funner and "bonus" not in funner and "Na / Nb" not in funner
+
+
+def test_check_says_how_a_turned_machines_port_is_named(tmp_path):
+    """QA pass 54: "FF29 input ... at W on side N" with no legend saying that W is the printed side, N the board's."""
+    lone = tmp_path / "lone.json"
+    lone.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
+                                "machines": [{"id": "FF29", "cell": [4, 4], "rotation": 90}], "tiles": []}))
+    turned = run("check", str(lone), "--quiet").stdout
+    assert " at W on side N faces" in " ".join(turned.split()) and "where it sits on the printed tile" in " ".join(turned.split())
+    assert "printed tile" not in run("check", str(EXAMPLES_DIR / "illegal-loose-end-splitter.json"), "--quiet").stdout
+
+
 def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
     """A game's answer is a picture too (QA: only the terminal drew it; `show` refuses a game document)."""
     game = str(EXAMPLES_DIR / "rulebook-game.json")
