@@ -362,6 +362,9 @@ def _replay_table(result, width: int | None = None, title: str = "replay") -> Ta
         table.add_column(column, justify="right" if column not in ("offered", "taken", "moves") else "left",
                          min_width=ID_WIDTH if column in ("offered", "taken") else None,
                          overflow="fold" if column == "penalty" else "ellipsis")
+    if result.start_money is not None:   # (QA pass 54: the table started at round 1's money, the start unsaid)
+        table.add_row("start", *[""] * (len(columns) - 2), str(result.start_money))
+        table.add_section()
     for r in result.rounds:
         token = ([f"+{r.last_pick_token} last"] if r.last_pick_token else []) + (
             [f"-{r.first_pick_fee} first"] if r.first_pick_fee else [])

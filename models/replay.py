@@ -86,6 +86,8 @@ class ReplayResult:
     ladder: str | None = None   # solo ladder verdict where the ruleset has one
     #: the rules the final layout itself breaks, for the drawings to outline (the rounds' game rules aside)
     final_violations: list[Violation] = field(default_factory=list)
+    #: the money the game starts with, for the tables' first row (QA pass 54: they started at round 1's money)
+    start_money: int | None = None
 
     @property
     def legal(self) -> bool:
@@ -319,7 +321,8 @@ class _Replayer:
         # no income, yet its bonus of 10 counted)
         final = check_layout(layout)
         chain = sum(c.bonus for c in final.score.chain_inputs if c.machine not in self.untaken)
-        result = ReplayResult(reports, self.violations, layout, chain, final_violations=final.violations)
+        result = ReplayResult(reports, self.violations, layout, chain, final_violations=final.violations,
+                              start_money=self.game.start_money)
         # the ladder judges a whole legal solo game (RULES: solo only; QA saw it for a 4-round plan and an illegal game);
         # one machine offered a round means no token (a `last_pick` there only spares the penalty: QA saw it cost
         # the verdict)

@@ -360,6 +360,14 @@ def test_check_says_how_a_turned_machines_port_is_named(tmp_path):
     assert "printed tile" not in run("check", str(EXAMPLES_DIR / "illegal-loose-end-splitter.json"), "--quiet").stdout
 
 
+def test_a_games_table_starts_with_the_start_money():
+    """QA pass 54: the replay table started at round 1's money, the 2 it started from unsaid."""
+    lines = run("replay", GAME, "--no-show").stdout.splitlines()
+    start = next(line for line in lines if "start" in line)
+    assert start.split("│")[-2].strip() == "2"
+    assert lines.index(start) < next(i for i, line in enumerate(lines) if "FF39" in line)
+
+
 def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
     """A game's answer is a picture too (QA: only the terminal drew it; `show` refuses a game document)."""
     game = str(EXAMPLES_DIR / "rulebook-game.json")
