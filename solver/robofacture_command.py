@@ -70,7 +70,7 @@ def _violations(verdict: Verdict) -> None:
     for heading in ("rule", "what", "cells", "parts"):
         table.add_column(heading)
     for v in verdict.violations:
-        table.add_row(v.rule, v.message, " ".join(f"[{r},{c}]" for r, c in v.cells), " ".join(map(str, v.parts)))
+        table.add_row(v.rule, v.message, " ".join(f"[{r}, {c}]" for r, c in v.cells), " ".join(map(str, v.parts)))
     _out.print(table)
 
 
@@ -123,7 +123,7 @@ def ship_command(puzzle_path: str, list_all: bool, as_json: bool, svg_path: str 
                                  overflow="fold" if heading in ("product", "cuts") else "ellipsis")
             for s in found:
                 cuts = f"{s.cuts} {','.join(s.cut_sides)}".strip()
-                table.add_row(f"[{s.top},{s.left}]", f"{s.rows} x {s.cols}", str(s.base), cuts, str(s.whites),
+                table.add_row(f"[{s.top}, {s.left}]", f"{s.rows} x {s.cols}", str(s.base), cuts, str(s.whites),
                               str(s.score), str(s.robo_gold), product_words(s.colours))
             _out.print(table)
     sys.exit(0 if best is not None else ILLEGAL_EXIT)

@@ -208,7 +208,7 @@ def test_the_terminal_drawing_has_a_key_of_the_marks_it_shows():
                 (4, (0, 2), 0, False)])
     best = best_shipment(check(p).filling.colours)
     assert terminal_key(p.space, best, ()) == ("key: letter: the colour (lower case: cut away); number: the part; "
-                                                "[ ]: what ships")
+                                                "[ ]: what ships; VP: victory points; RG: Robo Gold")
     assert terminal_key(p.space, None, {(0, 0)}) == "key: letter: the colour; number: the part; ! !: a broken rule"
 
 

@@ -338,6 +338,7 @@ def test_compare_scores_a_players_space_against_the_best_of_its_parts(tmp_path):
     assert report["share"] == round(13 / 14, 4) and svg.read_text().startswith("<svg")
     shown = run("robofacture", "compare", EXAMPLES / "illegal-touching-and-overlap.json", "--workers", "1")
     assert shown.exit_code == 1 and "overlap" in shown.stdout and "the best of the same parts" in shown.stdout
+    assert "[1, 1]" in shown.stdout and "[1,1]" not in shown.stdout   # cells as every other command prints them
     # a legal space that ships nothing has 0 % of the best (QA pass 39: no share, `"share": null`)
     empty = run("robofacture", "compare", EXAMPLES / "parts-4x4.json", "--workers", "1", "--json")
     assert empty.exit_code == 0 and json.loads(empty.stdout)["share"] == 0.0

@@ -100,8 +100,8 @@ def terminal_key(space: Space, shipment: Shipment | None, highlight: frozenset[C
              else "letter: the colour", "number: the part"]
     if space.premarked:
         words.append(f"{PRINTED_MARK}: the printed premarked cell")
-    if shipment is not None:
-        words.append("[ ]: what ships")
+    if shipment is not None:   # (QA pass 54: VP and RG were never spelt out)
+        words += ["[ ]: what ships", "VP: victory points", "RG: Robo Gold"]
     if highlight:
         words.append("! !: a broken rule")
     return "key: " + "; ".join(words)
