@@ -51,8 +51,10 @@ def _write(path: str, text: str) -> None:
     write_and_say(path, text, _err.print)
 
 
-def _question(puzzle_: FactoryPuzzle) -> str:
-    """The puzzle in a sentence: what to place, and what the best scores if the puzzle says."""
+def _question(puzzle_: FactoryPuzzle, claimed: bool = False) -> str:
+    """The puzzle in a sentence: what to place, and what the best scores if the puzzle says; `claimed` where the
+    command goes on to prove it, which words it as the file's claim (QA pass 54: `puzzle solve` opened with the
+    answer as if it knew it)."""
     kept = f", keeping its {counted(len(puzzle_.given), 'given tile')}" if puzzle_.given else ""
     ask = f"place {', '.join(puzzle_.machines)} on {puzzle_.board.id}{kept}"
     if puzzle_.best is None:
@@ -63,7 +65,8 @@ def _question(puzzle_: FactoryPuzzle) -> str:
         [f"the machines placed otherwise: {_claim_words(puzzle_.rival, 'no other placement is legal', ' at best')}"]
         if puzzle_.rival is not None else [])
     second = f" ({'; '.join(seconds)})" if seconds else ""
-    return f"{ask}: the best factory scores {puzzle_.best}{only}{second}"
+    said = "; the file says" if claimed else ":"
+    return f"{ask}{said} the best factory scores {puzzle_.best}{only}{second}"
 
 
 def _claim_words(claim: Second, none: str, after_score: str = "") -> str:
@@ -238,7 +241,7 @@ def solve_command(puzzle_path: str, catalog_path: str | None, time_limit: float,
 
 def _best(question: FactoryPuzzle, puzzle_path: str, time_limit: float, workers: int, seed: int):
     """The puzzle's best layout by `solve`'s search, with its progress lines; exit 1 when there is none."""
-    _err.print(f"solving {puzzle_path}: {_question(question)}")
+    _err.print(f"solving {puzzle_path}: {_question(question, claimed=True)}")
     with ProgressLines(_err.dim) as progress:
         result = solve_static(question.ruleset, question.board, question.catalog, list(question.machines),
                               time_limit=time_left(time_limit), workers=workers, seed=seed, progress=progress,

@@ -436,6 +436,9 @@ def test_solve_proves_the_answer_the_only_one(tmp_path):
     assert document["result"]["objective"] == 22 and document["result"]["unique"] is True
     assert document["result"]["runner_up"] == 21
     assert check_layout(parse_layout(read_json(out), str(out), boards_path=UNIQUE)).legal
+    # the file's answer, said before it is proved, is the file's claim (QA pass 54: it read as already known)
+    said = " ".join(result.stderr.split())
+    assert "; the file says the best factory scores 22, and only one layout does" in said
 
 
 def test_solve_shows_another_answer_as_good_on_an_open_board():
