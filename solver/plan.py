@@ -214,6 +214,8 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                 say(f"no round re-laid scores more ({best[0]} stands)")
         if (not interrupt.flag and short and not dear and (bound is None or best[0] < bound)
                 and time.monotonic() < start + time_limit):
+            say("the whole game as one CP-SAT model (every round's layout, linked by what a round may change), "
+                f"started from the best plan ({up_to_seconds(start + time_limit - time.monotonic())})")
             exact = solve_staged(game, best[2], bound, start + time_limit, workers, seed,
                                  _continued(progress, start, best[0], bound), interrupt)
             if exact.bound is not None and (bound is None or exact.bound < bound):
@@ -224,7 +226,7 @@ def plan_game(game: Game, time_limit: float = 600.0, workers: int = 2, seed: int
                 say(f"the game model's plan: final score {modelled[0]}"
                     + (f" ({_CANDIDATES.get(best[1], best[1])} scores more: {best[0]})" if modelled[0] < best[0] else ""))
                 best = max([best, modelled], key=lambda item: item[0])
-            say(f"game model: {exact.status.lower()}, bound on the final score {bound}")
+            say(f"the whole-game model {_GAME_MODEL_ENDS.get(exact.status, exact.status)}; bound on the final score {bound}")
         interrupted = interrupt.flag
         show(best[0])   # the judged plan's score is the answer's (QA: the last line said 61, the final score 64)
     _, name, plan, replayed = best
@@ -236,6 +238,13 @@ def polish_seconds(rounds: int, time_limit: float) -> float:
     """The end of the time a plan of `rounds` rounds leaves to re-laying its best plan's rounds: none in short
     games, where the game model has its share instead."""
     return 0.0 if rounds <= SHORT_GAME else min(POLISH_BASE + POLISH_PER_ROUND * rounds, POLISH_SHARE * time_limit)
+
+
+#: what the whole-game model's end status means, said in the plan's progress (QA pass 54: "game model: unknown"
+#: named a model nothing had introduced, and left its status unexplained)
+_GAME_MODEL_ENDS = {"OPTIMAL": "proved its best plan optimal", "FEASIBLE": "found a plan but no proof in its time",
+                    "UNKNOWN": "found no plan and no proof in its time",
+                    "INFEASIBLE": "found no game at all (infeasible)"}
 
 
 def _continued(progress: Progress | None, start: float, best: int, bound: int | None) -> Progress | None:

@@ -109,6 +109,9 @@ def test_an_exact_plan_below_the_search_is_said_to_leave_the_search_standing(mon
     result = plan_game(game, time_limit=8, workers=1, seed=1, report=said.append)
     assert result.final_score > 2 and result.strategy == "search"
     assert f"the game model's plan: final score 2 (the search's plan scores more: {result.final_score})" in said
+    # the model is introduced before it runs and its end said in words (QA pass 54: "game model: feasible")
+    assert any(line.startswith("the whole game as one CP-SAT model (every round's layout") for line in said), said
+    assert any(line.startswith("the whole-game model found a plan but no proof in its time; bound") for line in said)
 
 
 def test_the_bound_is_never_below_the_plan():
