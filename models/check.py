@@ -139,7 +139,8 @@ class _Checker:
         for net in self.conn.networks:
             cells, machines = self.net_cells(net), self.net_machines(net)
             if not net.has_port:
-                tanks = sorted({self.layout.tiles[i].kind for i in net.supplies + net.output_tanks + net.end_tanks})
+                # (the tanks as the game names them: QA pass 55 read "end, supply not connected")
+                tanks = sorted({TILE_NAMES[self.layout.tiles[i].kind] for i in net.supplies + net.output_tanks + net.end_tanks})
                 pipes = ["pipe" if len(net.pipes) == 1 else counted(len(net.pipes), "pipe")] if net.pipes else []
                 what = self._diagonal_part(net) or ", ".join(tanks + pipes)   # ("4 pipes": QA pass 54 read "pipe")
                 self.add("stray-tile", f"{what} not connected to any machine port", cells)

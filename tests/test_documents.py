@@ -342,6 +342,20 @@ def test_tile_errors_spell_values_as_the_file_does(tile, message):
         parse_layout({"ruleset": "factory-fun", "board": "classic-A", "machines": [], "tiles": [tile]}, "t.json")
 
 
+@pytest.mark.parametrize("tile, message", [
+    ({"kind": "diagonal", "cell": [1, 1], "rotation": 0}, r'tiles\[0\]\.kind: unknown tile kind "diagonal"'),
+    ({"kind": "output", "cell": [1, 1], "side": "N"}, r'tiles\[0\]\.side: unknown side "N"'),
+])
+def test_hex_tiles_the_hexes_have_not_are_refused_by_name(tile, message):
+    """Funner has no diagonal tile, and a hex has no N side: each a one-line error (QA pass 55: mutants that let
+    them through crashed in the geometry, a traceback exiting 1 as if the layout were illegal)."""
+    from models.errors import DocumentError
+    from models.layout import parse_layout
+
+    with pytest.raises(DocumentError, match=message):
+        parse_layout({"ruleset": "factory-funner", "board": "A", "machines": [], "tiles": [tile]}, "t.json")
+
+
 @pytest.mark.parametrize("path, said", [("machines/factory-fun.json", "machines: a machine catalogue, not a layout"),
                                         ("boards/factory-fun.json", "boards: a boards file, not a layout")])
 def test_a_catalogue_or_boards_file_read_as_a_layout_is_named_as_such(path, said):

@@ -25,6 +25,31 @@ def test_machine_feeding_itself_is_illegal():
     assert rules(result) == ["feeds-cycle"]  # amounts alone are fine: 3 given, 2 taken
 
 
+# FF34 (orange 2 out at E) at (6,1): its product runs up a T-splitter at (5,3), one way back into its own Na input,
+# the other on into FF06's W input (QA pass 55: a mutant that drew feeds only from networks of one input lived)
+SPLIT_PIPES = [("pipe", (6, 3), "N", "W"), ("pipe", (5, 3), "E", "S", "W"), ("pipe", (5, 2), "E", "W"),
+               ("pipe", (5, 1), "E", "S")]
+SELF_FEED_THROUGH_SPLITTER = dict(
+    machines=[("FF34", (6, 1), 0), ("FF06", (5, 4), 0)],
+    tiles=SPLIT_PIPES + [("supply", (7, 1), "blue"), ("supply", (4, 4), "green"), ("supply", (6, 4), "red"),
+                         ("output", (5, 6))],
+)
+
+
+def test_a_machine_feeding_itself_through_a_splitter_is_illegal_whatever_the_machines_order():
+    for machines in (SELF_FEED_THROUGH_SPLITTER["machines"], SELF_FEED_THROUGH_SPLITTER["machines"][::-1]):
+        result = check(machines=machines, tiles=SELF_FEED_THROUGH_SPLITTER["tiles"])
+        assert rules(result) == ["feeds-cycle"]
+        assert only(result, "feeds-cycle").machines == ["FF34"] and "FF34 feeds itself" in result.violations[0].message
+
+
+def test_a_machine_feeding_itself_through_a_merge_with_another_output_is_illegal():
+    """FF43's output (turned 180, at (5,5)) merges into FF34's product network, which feeds FF34's own input."""
+    result = check(machines=[("FF43", (5, 5), 180), ("FF34", (6, 1), 0)],
+                   tiles=SPLIT_PIPES + [("supply", (7, 1), "blue"), ("supply", (5, 6), "orange")])
+    assert rules(result) == ["feeds-cycle"] and only(result, "feeds-cycle").machines == ["FF34"]
+
+
 def test_two_machines_feeding_each_other_is_illegal():
     # FF35 orange->green and FF50 (turned 180) green+red->orange, each product feeding the other
     result = check_layout(load_layout(EXAMPLES / "illegal-feeds-cycle-two-machines.json"))

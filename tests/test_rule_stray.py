@@ -25,7 +25,8 @@ def test_lone_pipe_is_stray_with_two_loose_ends():
 def test_lone_end_reservoir_is_stray():
     result = check(**plus(FF29_OK, tiles=[("end", (5, 5))]))
     assert rules(result) == ["stray-tile"]
-    assert "end" in only(result, "stray-tile").message
+    # named as the game names the tile (QA pass 55: "end not connected")
+    assert only(result, "stray-tile").message == "end-product reservoir not connected to any machine port"
 
 
 def test_unused_half_of_a_crossing_is_stray():
