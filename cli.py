@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from models import clock  # first: a --time-limit counts from here (models/clock.py)
 import importlib
+import os
 import signal
 import sys
 
@@ -149,6 +150,24 @@ class FactoryfunGroup(CheckedGroup):
             click.echo(f"error: {exc.filename or 'standard output'}: cannot write: {exc.strerror or exc}", err=True)
             silence_stdout()
             sys.exit(2)
+        except (click.exceptions.Exit, click.Abort, click.ClickException):
+            raise
+        except Exception as exc:
+            internal_error(exc)
+
+
+#: the exit code of a bug: not 1, which says "illegal" or "no layout" (QA pass 55: a crash in `check` exited 1)
+INTERNAL_ERROR_EXIT = 3
+
+
+def internal_error(exc: Exception) -> None:
+    """A bug, said in one line with its own exit code so no script reads it as a verdict; the traceback with
+    FACTORYFUN_DEBUG=1, for the report."""
+    if os.environ.get("FACTORYFUN_DEBUG"):
+        raise exc
+    click.echo(f"error: internal error, a bug in factoryfun ({type(exc).__name__}: {exc}); please report it with "
+               "the command and its files (FACTORYFUN_DEBUG=1 shows the traceback)", err=True)
+    sys.exit(INTERNAL_ERROR_EXIT)
 
 
 @click.group(cls=FactoryfunGroup)

@@ -368,6 +368,23 @@ def test_a_games_table_starts_with_the_start_money():
     assert lines.index(start) < next(i for i, line in enumerate(lines) if "FF39" in line)
 
 
+def test_a_bug_is_one_line_with_an_exit_code_of_its_own(monkeypatch):
+    """QA pass 55: a crash in `check` was a traceback exiting 1, which a script reads as "illegal"."""
+    import models.check
+
+    def broken(layout):
+        raise ValueError("side 'N' is not a hex side")
+
+    monkeypatch.setattr(models.check, "check_layout", broken)
+    monkeypatch.delenv("FACTORYFUN_DEBUG", raising=False)
+    result = run("check", ROUND2)
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "internal error, a bug in factoryfun (ValueError: side 'N'" in result.stderr
+    monkeypatch.setenv("FACTORYFUN_DEBUG", "1")   # the traceback, for the report
+    with pytest.raises(ValueError):
+        run("check", ROUND2)
+
+
 def test_replay_and_plan_draw_the_final_layout_as_svg(tmp_path):
     """A game's answer is a picture too (QA: only the terminal drew it; `show` refuses a game document)."""
     game = str(EXAMPLES_DIR / "rulebook-game.json")
