@@ -94,6 +94,8 @@ def test_a_premarked_cell_may_be_covered_and_shows_the_player_colour_until_then(
 
 def test_same_colour_cells_may_not_touch_except_white():
     assert rules_of(puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])) == ["same-colour"]
+    # one above the other too (QA pass 56: a mutant that compared only cells side by side lived)
+    assert rules_of(puzzle(2, 2, [BLUE, BLUE], [(0, (0, 0), 0, False), (1, (1, 0), 0, False)])) == ["same-colour"]
     assert rules_of(puzzle(2, 2, [RED, RED], [(0, (0, 0), 0, False), (1, (1, 1), 0, False)])) == []   # diagonal
     assert rules_of(puzzle(2, 2, [WHITE, WHITE], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])) == []
 
@@ -152,6 +154,19 @@ def test_white_cells_cost_a_point_inside_the_rectangle_only():
     cut_away = shipment_at(filled, 0, 0, 2, 2)
     assert cut_away.whites == 0 and cut_away.cut_sides == ("right",) and cut_away.score == 1 - 1
     assert best_shipment(filled) == inside   # 1 point either way; the wider one, as the order says
+
+
+def test_a_product_stands_either_way_round():
+    """A 3 x 2 ships as a 2 x 3 does (QA pass 56: a mutant that knew only the wide sizes lived)."""
+    best = best_shipment(filled_from("br\nrb\nbr"))
+    assert (best.rows, best.cols, best.cuts, best.score) == (3, 2, 0, 3)
+
+
+def test_equal_shipments_are_named_the_same_way_every_time():
+    """A 3 x 3 short of a corner ships 2 x 3 or 3 x 2 for 2 points: the order names the wide one, with its cut
+    below (QA pass 56: a mutant naming the other lived)."""
+    best = best_shipment(filled_from("brb\nrbr\nbr."))
+    assert (best.top, best.left, best.rows, best.cols, best.cut_sides, best.score) == (0, 0, 2, 3, ("bottom",), 2)
 
 
 def test_4_x_4_is_the_largest_product():
