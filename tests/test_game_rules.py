@@ -82,6 +82,50 @@ def test_rebuilding_without_a_new_machine_is_illegal():
     assert "rebuild-without-machine" in rules_of(result)
 
 
+def test_removing_tiles_or_moving_a_machine_in_a_round_that_takes_nothing_is_a_rebuild():
+    """Each change alone counts (QA pass 56: mutants that ignored removed tiles, or moved machines, lived)."""
+    first = copy.deepcopy(ROUND1)
+    first["tiles"] += [{"kind": "pipe", "cell": [5, 5], "sides": ["W", "E"]}, {"kind": "output", "cell": [5, 6]}]
+    removed = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": first},
+                           {"offered": ["FF08"], "taken": None, "layout": ROUND1}]))
+    assert removed.rounds[0].money == 6 and rules_of(removed) == ["rebuild-without-machine"]
+    assert removed.rounds[1].new_tiles == [] and len(removed.rounds[1].removed_tiles) == 2
+    moved = copy.deepcopy(ROUND1)
+    moved["machines"][0]["cell"] = [6, 2]   # the machine alone moves: its tiles stay
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "layout": ROUND1},
+                          {"offered": ["FF08"], "taken": None, "layout": moved}]))
+    second = result.rounds[1]
+    assert second.new_tiles == [] and second.removed_tiles == [] and second.moved_machines == ["FF39"]
+    assert "rebuild-without-machine" in rules_of(result)
+    assert second.cost == 2 and second.money == 8 - 2   # the move is paid for, as laid
+
+
+def test_a_last_pick_left_unbuilt_is_no_penalty_and_no_floor():
+    """RULES 1: no penalty for the last pick, so the floor at 1 did not hold a penalty back (QA pass 56: a mutant
+    marking the round `penalty_floored` lived)."""
+    result = replay(game([{"offered": ["FF39"], "taken": "FF39", "last_pick": True}]))
+    (only_round,) = result.rounds
+    assert (only_round.penalty, only_round.money, only_round.penalty_floored) == (0, 2, False)
+
+
+def test_funner_tokens_are_reported_only_when_paid_or_earned():
+    """RULES 2: a first pick not built at money 1 pays nothing (the floor), so no fee shows; a last pick's token
+    waits for its machine's income, which a faulty machine does not earn yet (QA pass 56: mutants reporting a fee
+    never charged, and a token of a faulty machine, lived)."""
+    def funner(rounds):
+        return {"ruleset": "factory-funner", "board": "A", "start_money": 1, "rounds": rounds}
+
+    unpaid = replay(funner([{"offered": ["FN26", "FN48", "FN12"], "taken": None},
+                            {"offered": ["FN01", "FN02", "FN03"], "taken": "FN01", "first_pick": True}]))
+    second = unpaid.rounds[1]
+    assert (second.penalty, second.first_pick_fee, second.money, second.penalty_floored) == (0, 0, 1, True)
+    faulty = replay(funner([{"offered": ["FN26", "FN48"], "taken": None},
+                            {"offered": ["FN01", "FN02"], "taken": "FN01", "last_pick": True,
+                             "layout": {"machines": [{"id": "FN01", "cell": [2, 2], "rotation": 0}], "tiles": []}}]))
+    second = faulty.rounds[1]
+    assert second.built and (second.income, second.last_pick_token, second.money) == (0, 0, 1)
+
+
 @pytest.mark.parametrize("money,expected", [(8, 3), (5, 1), (3, 1), (1, 1)])
 def test_not_building_a_taken_machine_costs_five_but_never_below_one(money, expected):
     assert money - skip_penalty(money, 5, last_pick=False) == expected
