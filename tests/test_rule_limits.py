@@ -105,6 +105,12 @@ def test_the_stock_counts_bonus_machines_and_any_colour_extras():
     assert stock.room_for({"green": 2}, "green") and not stock.room_for({"green": 3}, "green")
     assert stock.room_for({"green": 2, "red": 2}, "blue") and not stock.room_for({"green": 2, "red": 2}, "red")
     assert SupplyStock.of(get_ruleset("factory-funner"), [catalog["FF11"]]).allowed("green") == 1  # no bonus machines
+    # no bonus machine: a second container of a colour has no room, as `allows` says (QA pass 56: a mutant lived)
+    plain = SupplyStock.of(ff, [catalog["FF29"]])
+    assert not plain.room_for({"green": 1}, "green") and not plain.allows({"green": 2})
+    assert plain.room_for({"green": 1}, "red")
+    # one colour beyond its own, with one of any colour: said of that colour alone (two colours share one fault)
+    assert stock.faults({"red": 3}) == [("3 red supply containers, 1 allowed (+1 of any colour)", ("red",))]
     # what is left once other components hold theirs: own allowance first, then the "?" extra
     left = stock.after({"green": 3})
     assert (left.allowed("green"), left.allowed("red"), left.any_colour) == (0, 1, 0)
