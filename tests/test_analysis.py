@@ -452,3 +452,69 @@ def test_a_funner_solo_analysis_gives_the_ladder_verdict() -> None:
     illegal = analyse(played, read_json(DATA / "analysis-funner-plan.json"))
     assert illegal.played_violations and illegal.to_dict()["ladder"] == {"played": None, "best": "down"}
     assert "solo ladder: none for an illegal game; the plan moves down a level" in render_terminal(illegal)
+
+
+# -- QA pass 57 (mutation testing): behaviours no test pinned ------------------------------------------------------
+def _game(rounds: list[dict], start_money: int = 2) -> dict[str, Any]:
+    return {"ruleset": "factory-fun", "board": "classic-A", "start_money": start_money, "rounds": rounds}
+
+
+def _rulebook_round1() -> dict[str, Any]:
+    from models.paths import EXAMPLES_DIR
+    return read_json(EXAMPLES_DIR / "rulebook-game.json")["rounds"][0]["layout"]
+
+
+def test_a_plan_scoring_below_zero_has_no_share() -> None:
+    """An illegal plan can end under 0 (its tiles cost more than its money); a share of it says nothing."""
+    dear = copy.deepcopy(_rulebook_round1())
+    dear["tiles"] += [{"kind": "pipe", "cell": [0, c], "sides": ["W", "E"]} for c in range(1, 8)] + [
+        {"kind": "pipe", "cell": [1, c], "sides": ["W", "E"]} for c in range(1, 8)]
+    a = analyse(_game([{"offered": ["FF39", "FF09"], "taken": None}]),
+                _game([{"offered": ["FF39", "FF09"], "taken": "FF39", "layout": dear}]))
+    assert a.best_score < 0 and a.share is None and a.to_dict()["share"] is None
+
+
+def test_a_plan_file_calling_itself_optimal_in_any_case_or_meeting_its_bound_is_the_optimum() -> None:
+    played, best = documents()
+    best["result"] = {"status": "optimal"}
+    assert analyse(played, copy.deepcopy(best)).plan_label == "optimum"
+    best["result"] = {"status": "FEASIBLE", "bound": 26}   # its own score: the bound is met
+    assert analyse(played, copy.deepcopy(best)).plan_label == "optimum"
+    best["result"] = {"status": "FEASIBLE", "bound": 27}
+    assert analyse(played, best).plan_label == "given plan"
+
+
+def test_only_a_legal_game_beats_the_plan() -> None:
+    """A played game ahead of a --plan file by breaking a rule does not make the plan "beaten"."""
+    stray = copy.deepcopy(_rulebook_round1())
+    stray["tiles"].append({"kind": "pipe", "cell": [0, 4], "sides": ["W", "E"]})
+    weak = _game([{"offered": ["FF39", "FF09"], "taken": "FF39"}])   # not built: the penalty
+    a = analyse(_game([{"offered": ["FF39", "FF09"], "taken": "FF39", "layout": stray}]), copy.deepcopy(weak))
+    assert a.score_gap > 0 and a.played_violations and not a.beaten and a.plan_label == "given plan"
+    legal = analyse(_game([{"offered": ["FF39", "FF09"], "taken": "FF39", "layout": _rulebook_round1()}]), weak)
+    assert legal.beaten and legal.plan_label == "given plan (beaten)"
+
+
+def test_rounds_that_lost_as_much_are_listed_in_round_order() -> None:
+    played = _game([{"offered": ["FF39", "FF09"], "taken": "FF39"}, {"offered": ["FF08", "FF43"], "taken": "FF08"},
+                    {"offered": ["FF55", "FF29"], "taken": None}], start_money=20)
+    plan = _game([{"offered": ["FF39", "FF09"], "taken": None}, {"offered": ["FF08", "FF43"], "taken": None},
+                  {"offered": ["FF55", "FF29"], "taken": None}], start_money=20)
+    lines = [(s.round, s.amount) for s in analyse(played, plan).shortfalls()]
+    assert lines == [(1, 5), (2, 5)]
+
+
+def test_a_chain_bonus_behind_is_named_even_where_every_rounds_money_is_level() -> None:
+    from types import SimpleNamespace
+
+    from models.analysis import Analysis
+
+    level = SimpleNamespace(number=1, change=0)
+    fake = SimpleNamespace(rounds=[level], chain_difference=-10, played=SimpleNamespace(chain_bonus=0),
+                           best=SimpleNamespace(chain_bonus=10))
+    assert [(s.round, s.amount, s.text) for s in Analysis.shortfalls(fake)] == [
+        (None, 10, "chain bonus at the end: 0 against 10")]
+
+
+def test_the_share_is_a_fraction_to_four_decimals(analysis) -> None:
+    assert analysis.to_dict()["share"] == 0.1923
