@@ -518,3 +518,20 @@ def test_a_chain_bonus_behind_is_named_even_where_every_rounds_money_is_level() 
 
 def test_the_share_is_a_fraction_to_four_decimals(analysis) -> None:
     assert analysis.to_dict()["share"] == 0.1923
+
+
+def test_income_is_said_withheld_only_where_the_round_broke_a_rule() -> None:
+    """A custom catalogue's machine may earn 0: legal, nothing was withheld."""
+    from types import SimpleNamespace
+
+    from models.analysis import _income_part
+    from models.replay import RoundReport
+
+    def comparison(violations):
+        played = RoundReport(1, ["XX01"], "XX01", built=True, income=0)
+        plan = RoundReport(1, ["XX02"], "XX02", built=True, income=5)
+        return SimpleNamespace(played=SimpleNamespace(report=played, violations=violations),
+                               best=SimpleNamespace(report=plan))
+    assert _income_part(comparison([])) == ["income 0 against 5"]
+    assert _income_part(comparison(["a broken rule"])) == [
+        "income 0 against 5 (withheld: XX01 is laid against the rules)"]

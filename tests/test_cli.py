@@ -163,6 +163,38 @@ def test_sequence_random_is_reproducible_and_dealt_per_player():
     assert solo == json.loads(run("sequence", "random", "--seed", "7", "--solo", "--players", "1").stdout)
 
 
+def test_a_deal_does_not_hang_on_the_order_a_catalogue_lists_its_machines():
+    """A seed deals the same machines from a catalogue listed in another order (QA pass 57: a mutant that shuffled
+    the catalogue's own order lived)."""
+    from models.catalog import catalog_document, load_catalog, parse_catalog
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    ruleset = get_ruleset("factory-fun")
+    catalog = load_catalog(ruleset)
+    document = catalog_document(catalog)
+    document["machines"].reverse()
+    reversed_catalog = parse_catalog(document, ruleset, "reversed.json")
+    assert list(reversed_catalog.machines) != list(catalog.machines)
+    assert random_sequence(ruleset, reversed_catalog, "classic-A", 1, solo=True) == random_sequence(
+        ruleset, catalog, "classic-A", 1, solo=True)
+
+
+def test_two_players_need_a_whole_games_deal_whatever_the_rounds_asked():
+    """QA pass 57: a mutant that checked the whole game's deal only from three players lived."""
+    from models.catalog import catalog_document, load_catalog, parse_catalog
+    from models.rulesets import get_ruleset
+    from models.sequence import random_sequence
+
+    ruleset = get_ruleset("factory-fun")
+    document = catalog_document(load_catalog(ruleset))
+    document["machines"] = document["machines"][:19]   # two players of 10 rounds need 20
+    small = parse_catalog(document, ruleset, "small.json")
+    with pytest.raises(ValueError, match=r"10 rounds \(a whole game's\) x 2 offers need 20 machines"):
+        random_sequence(ruleset, small, "classic-A", 1, players=2, rounds=1)
+    assert len(random_sequence(ruleset, small, "classic-A", 1, rounds=1, solo=True)["rounds"]) == 1
+
+
 def test_sequence_random_takes_the_board_of_its_ruleset():
     assert json.loads(run("sequence", "random", "--seed", "1").stdout)["board"] == "classic-A"
     funner = run("sequence", "random", "--ruleset", "factory-funner", "--solo", "--seed", "1")

@@ -95,3 +95,31 @@ def test_factory_funner_data():
     assert len(board.cells) == 41 and board.pillars == {(3, 3)}
     assert catalog["FN32"].outputs[0].colors == ("pink", "yellow", "green", "blue")
     assert len(catalog["FN45"].outputs) == 2
+
+
+# -- a catalogue's ports: every refusal of the loader (QA pass 57: mutants dropping three of them lived) ------------
+def _port_error(ruleset_id: str, port: dict) -> str:
+    from models.catalog import catalog_document, load_catalog, parse_catalog
+    from models.errors import DocumentError
+    from models.rulesets import get_ruleset
+
+    ruleset = get_ruleset(ruleset_id)
+    document = catalog_document(load_catalog(ruleset))
+    document["machines"][0]["ports"][0] = port
+    with pytest.raises(DocumentError) as refused:
+        parse_catalog(document, ruleset, "mine.json")
+    return str(refused.value)
+
+
+@pytest.mark.parametrize("ruleset_id, port, said", [
+    ("factory-fun", {"at": "W", "kind": "sideways", "colors": ["red"], "amount": 1}, ".kind: expected 'in' or 'out'"),
+    ("factory-fun", {"at": "W", "kind": "in", "colors": [], "amount": 1}, ".colors: a port needs at least one colour"),
+    ("factory-funner", {"at": "W", "kind": "out", "colors": ["black", "pink"], "amount": 1},
+     ".colors: black is an end product, never one of a port's colours"),
+    ("factory-fun", {"at": "W", "kind": "in", "colors": ["red", "blue"], "amount": 1},
+     ".colors: ruleset factory-fun prints one colour per port"),
+    ("factory-fun", {"at": "W", "kind": "in", "colors": ["black"], "amount": None}, ".colors: no input takes black"),
+])
+def test_a_catalogue_port_the_rules_cannot_have_is_refused_by_name(ruleset_id, port, said):
+    message = _port_error(ruleset_id, port)
+    assert message.startswith("mine.json: machines[0].ports[0]") and said in message
