@@ -251,7 +251,7 @@ def test_the_money_difference_is_named_you_minus_plan_not_gap(analysis) -> None:
     page_text = analysis_html(analysis)
     assert "<th class=num>You &minus; plan</th>" in page_text and "you &minus; plan after it" in page_text
     assert "Gap" not in page_text and "gap after" not in page_text
-    assert "points under it" in _header_text(analysis)
+    assert "the plan 0 points under it" in _header_text(analysis)   # its bound is its score
 
 
 def _header_text(a) -> str:
@@ -535,3 +535,62 @@ def test_income_is_said_withheld_only_where_the_round_broke_a_rule() -> None:
     assert _income_part(comparison([])) == ["income 0 against 5"]
     assert _income_part(comparison(["a broken rule"])) == [
         "income 0 against 5 (withheld: XX01 is laid against the rules)"]
+
+
+def test_a_round_that_only_moved_a_tile_changed_its_layout() -> None:
+    """The page draws a round whose tiles changed even where its machines did not (QA pass 57)."""
+    moved = copy.deepcopy(_rulebook_round1())
+    moved["tiles"].append({"kind": "pipe", "cell": [0, 4], "sides": ["W", "E"]})
+    rounds = [{"offered": ["FF39", "FF09"], "taken": "FF39", "layout": _rulebook_round1()},
+              {"offered": ["FF08", "FF43"], "taken": None, "layout": moved}]
+    a = analyse(_game(rounds), _game(rounds[:1] + [{"offered": ["FF08", "FF43"], "taken": None}]))
+    assert a.rounds[1].played.changed and not a.rounds[1].best.changed
+
+
+def test_an_illegal_game_does_not_refute_a_plan_files_claim() -> None:
+    """Only a legal game scoring above a plan file's bound shows the claim false (QA pass 57)."""
+    stray = copy.deepcopy(_rulebook_round1())
+    stray["tiles"].append({"kind": "pipe", "cell": [0, 4], "sides": ["W", "E"]})
+    weak = _game([{"offered": ["FF39", "FF09"], "taken": "FF39"}])
+    weak["result"] = {"status": "OPTIMAL", "bound": 1}
+    a = analyse(_game([{"offered": ["FF39", "FF09"], "taken": "FF39", "layout": stray}]), weak)
+    assert a.played_score > 1 and a.refuted is None and (a.bound, a.status) == (1, "OPTIMAL")
+
+
+def test_a_plan_files_bound_of_true_is_no_bound() -> None:
+    from models.analysis import plan_result
+    assert plan_result({"result": {"bound": True, "status": "OPTIMAL"}}) == (None, "OPTIMAL")
+    assert plan_result({"result": {"bound": 30}}) == (30, None)
+
+
+def test_the_words_beside_a_level_or_illegal_game() -> None:
+    from types import SimpleNamespace
+
+    from models.analysis import illegal_lead, ladder_text, level_note, signed
+
+    beaten = SimpleNamespace(proven_optimal=False, best=SimpleNamespace(violations=[]), beaten=True)
+    assert level_note(beaten) == "no round lost money against the plan"   # a beaten plan is no better game
+    assert "not proved the best" in level_note(SimpleNamespace(**{**vars(beaten), "beaten": False}))
+    assert illegal_lead(SimpleNamespace(played_violations=[1], score_gap=0)) is None   # level: no lead to void
+    assert "only by breaking the rules" in illegal_lead(SimpleNamespace(played_violations=[1], score_gap=1))
+    same = SimpleNamespace(played=SimpleNamespace(ladder="up"), best=SimpleNamespace(ladder="up"))
+    assert ladder_text(same) == "solo ladder: your game moves up a level"
+    assert (signed(0), signed(3), signed(-3)) == ("0", "+3", "-3")
+
+
+def test_a_penalty_floored_to_one_is_named_and_an_equal_build_cost_is_not_a_gain() -> None:
+    played = _game([{"offered": ["FF39", "FF09"], "taken": "FF39"}])   # money 2: the penalty takes 1
+    plan = _game([{"offered": ["FF39", "FF09"], "taken": None}])
+    (line,) = analyse(played, plan).shortfalls()
+    assert line.text == "round 1: FF39 not built (the penalty stops at money 1) (plan: took nothing); penalty 1"
+    ahead = analyse(plan, played).shortfalls()
+    assert [s.text for s in ahead] == [
+        "made up in round 1: took nothing (plan: FF39 not built (the penalty stops at money 1)); penalty 0 against 1"]
+
+
+def test_the_pages_share_bar_stops_at_its_end_and_an_even_difference_is_even() -> None:
+    from models.report_html import _cls
+    weak = _game([{"offered": ["FF39", "FF09"], "taken": "FF39"}])
+    ahead = analyse(_game([{"offered": ["FF39", "FF09"], "taken": "FF39", "layout": _rulebook_round1()}]), weak)
+    assert ahead.share > 100 and 'style="width:100.0%"' in analysis_html(ahead)
+    assert (_cls(0), _cls(1), _cls(-1)) == ("even", "gain", "loss")

@@ -1,6 +1,8 @@
 """The bundled catalogues and boards keep the printed facts of shared/data exactly."""
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from models.board import load_boards
@@ -119,7 +121,26 @@ def _port_error(ruleset_id: str, port: dict) -> str:
     ("factory-fun", {"at": "W", "kind": "in", "colors": ["red", "blue"], "amount": 1},
      ".colors: ruleset factory-fun prints one colour per port"),
     ("factory-fun", {"at": "W", "kind": "in", "colors": ["black"], "amount": None}, ".colors: no input takes black"),
+    ("factory-fun", {"at": "W", "kind": "in", "colors": ["red"], "amount": None},
+     ".amount: only black outputs may omit the amount"),
 ])
 def test_a_catalogue_port_the_rules_cannot_have_is_refused_by_name(ruleset_id, port, said):
     message = _port_error(ruleset_id, port)
     assert message.startswith("mine.json: machines[0].ports[0]") and said in message
+
+
+def test_a_catalogue_with_a_machine_twice_or_a_black_bonus_is_refused():
+    from models.catalog import catalog_document, load_catalog, parse_catalog
+    from models.errors import DocumentError
+    from models.rulesets import get_ruleset
+
+    ruleset = get_ruleset("factory-fun")
+    document = catalog_document(load_catalog(ruleset))
+    twice = copy.deepcopy(document)
+    twice["machines"][1]["id"] = twice["machines"][0]["id"]
+    with pytest.raises(DocumentError, match=r"machines\[1\]\.id: duplicate machine id \"FF01\""):
+        parse_catalog(twice, ruleset, "mine.json")
+    black = copy.deepcopy(document)
+    black["machines"][0]["bonus_supply"] = "black"
+    with pytest.raises(DocumentError, match=r"machines\[0\]\.bonus_supply: unknown colour \"black\""):
+        parse_catalog(black, ruleset, "mine.json")
