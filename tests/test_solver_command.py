@@ -140,7 +140,7 @@ def _hint(tmp_path, change=None) -> str:
 def test_an_unusable_hint_is_dropped_with_a_note(tmp_path, solves, machines, change, needle):
     hint = _hint(tmp_path, change)
     result = invoke("--board", "classic-A", "--machines", machines, "--hint", hint, "--json")
-    assert result.exit_code == NO_LAYOUT_EXIT, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT == 1, result.output   # (1: `solve --out a.json && check a.json`)
     notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
     assert len(notes) == 1 and f"--hint {hint} not used" in notes[0] and needle in notes[0], result.stderr
     assert solves[0]["hint"] is None
@@ -198,7 +198,7 @@ def test_the_count_includes_the_fixed_layouts_machines(tmp_path, solves):
     fixed.write_text(json.dumps({"ruleset": "factory-fun", "board": "classic-A",
                                  "machines": [{"id": "FF01", "cell": [5, 2], "rotation": 0}], "tiles": []}))
     result = invoke("--board", "classic-A", "--machines", "FF39,FF08", "--fixed", str(fixed), "--json")
-    assert result.exit_code == NO_LAYOUT_EXIT, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT == 1, result.output   # (1: `solve --out a.json && check a.json`)
     assert "solving 3 machines (FF01 from --fixed) on board classic-A" in result.stderr
 
 
@@ -254,7 +254,7 @@ def test_no_layout_means_no_svg_nor_layout_file_and_says_so(tmp_path, solves):
     code says so (QA: `solve --out a.json && check a.json` went on to "file not found")."""
     svg, out = tmp_path / "best.svg", tmp_path / "best.json"
     result = invoke("--board", "classic-A", "--machines", "FF39", "--svg", str(svg), "--out", str(out))
-    assert result.exit_code == NO_LAYOUT_EXIT, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT == 1, result.output   # (1: `solve --out a.json && check a.json`)
     stderr = result.stderr.replace("\n", "")
     assert f"no layout to write (UNKNOWN): {svg} not written" in stderr
     assert f"no layout to write (UNKNOWN): {out} not written" in stderr
@@ -265,7 +265,7 @@ def test_an_interrupted_solve_says_so_beside_its_status(monkeypatch):
     monkeypatch.setattr("solver.command.solve_static", lambda *a, **kw: StaticResult(
         "UNKNOWN", None, None, None, None, 0.0, 0.0, None, None, stop_signal=signal.SIGINT))
     result = invoke("--board", "classic-A", "--machines", "FF39")
-    assert result.exit_code == NO_LAYOUT_EXIT, result.output
+    assert result.exit_code == NO_LAYOUT_EXIT == 1, result.output   # (1: `solve --out a.json && check a.json`)
     assert "UNKNOWN (interrupted)" in result.stdout
 
 

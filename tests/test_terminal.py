@@ -94,6 +94,15 @@ def test_the_groups_help_and_version_meeting_a_closed_pipe_exit_141(args):
     assert ended.returncode == BROKEN_PIPE_EXIT, ended.stderr
 
 
+def test_an_illegal_layout_whose_reader_left_exits_141_not_its_verdict():
+    """`check illegal.json | head -1`: the reader gone is said by 141, as for a legal one, not by the verdict's 1
+    (QA pass 58: a mutant that let 1 through lived)."""
+    from models.paths import EXAMPLES_DIR
+
+    ended = _to_a_closed_pipe(["check", str(EXAMPLES_DIR / "illegal-stray-tile-pipe-ring.json")])
+    assert ended.returncode == BROKEN_PIPE_EXIT, ended.stderr
+
+
 def test_a_solve_whose_reader_left_still_writes_its_files_then_exits_141(tmp_path):
     """QA: `solve --out a.json --svg a.svg | head -1` exited 141 at the result's second line and wrote neither
     file: the search was lost. The files come, the exit stays the reader's."""
