@@ -144,3 +144,50 @@ def test_a_catalogue_with_a_machine_twice_or_a_black_bonus_is_refused():
     black["machines"][0]["bonus_supply"] = "black"
     with pytest.raises(DocumentError, match=r"machines\[0\]\.bonus_supply: unknown colour \"black\""):
         parse_catalog(black, ruleset, "mine.json")
+
+
+# -- boards files and catalogues: the loaders' refusals no other test reached (QA pass 57, its unrun mutants) --------
+def _refused(parse, document, ruleset_id: str = "factory-fun") -> str:
+    from models.errors import DocumentError
+
+    with pytest.raises(DocumentError) as refused:
+        parse(document, get_ruleset(ruleset_id), "mine.json")
+    return str(refused.value)
+
+
+def _boards(**board) -> dict:
+    return {"ruleset": "factory-fun", "boards": [{"id": "b", "geometry": "square", **board}]}
+
+
+@pytest.mark.parametrize("board, said", [
+    ({"cells": [[0, 40]]}, "boards[0].cells[0]: cell coordinates must be from 0 to 39"),
+    ({"cells": []}, "boards[0].cells: a board needs at least one cell"),
+    ({"rows": 2, "cols": 2, "pillars": [[2, 2]]}, "boards[0]: blocked or pillar cell outside the board"),
+    ({"geometry": "hex", "rows": 2, "cols": 2}, "boards[0].geometry: ruleset factory-fun needs square boards"),
+])
+def test_a_boards_file_the_rules_cannot_have_is_refused_by_name(board, said):
+    from models.board import parse_boards
+    assert said in _refused(parse_boards, _boards(**board))
+
+
+@pytest.mark.parametrize("change, said", [
+    (lambda d: d.update(ruleset="factory-funner"), 'ruleset: catalogue is for "factory-funner", not "factory-fun"'),
+    (lambda d: d["machines"][0].update(notes="mine"), "machines[0].notes: unknown key"),
+    (lambda d: d["machines"][0].update(special=1), "machines[0].special"),
+])
+def test_a_catalogue_of_another_game_or_with_a_strange_key_is_refused(change, said):
+    from models.catalog import catalog_document, parse_catalog
+
+    document = catalog_document(load_catalog(FF))
+    change(document)
+    assert said in _refused(parse_catalog, document)
+
+
+def test_a_second_byte_order_mark_is_named_as_such(tmp_path):
+    from models.errors import DocumentError
+    from models.jsonio import read_json
+
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf\xef\xbb\xbf{}")
+    with pytest.raises(DocumentError, match="a stray byte-order mark"):
+        read_json(path)
