@@ -165,7 +165,8 @@ def internal_error(exc: Exception) -> None:
     FACTORYFUN_DEBUG=1, for the report."""
     if os.environ.get("FACTORYFUN_DEBUG"):
         raise exc
-    click.echo(f"error: internal error, a bug in factoryfun ({type(exc).__name__}: {exc}); please report it with "
+    said = " ".join(str(exc).split())   # (one line, whatever the exception's text holds)
+    click.echo(f"error: internal error, a bug in factoryfun ({type(exc).__name__}: {said}); please report it with "
                "the command and its files (FACTORYFUN_DEBUG=1 shows the traceback)", err=True)
     sys.exit(INTERNAL_ERROR_EXIT)
 

@@ -405,7 +405,7 @@ def test_a_bug_is_one_line_with_an_exit_code_of_its_own(monkeypatch):
     import models.check
 
     def broken(layout):
-        raise ValueError("side 'N' is not a hex side")
+        raise ValueError("side 'N' is not a hex side\n(two lines)")
 
     monkeypatch.setattr(models.check, "check_layout", broken)
     monkeypatch.delenv("FACTORYFUN_DEBUG", raising=False)
