@@ -1,6 +1,6 @@
-"""Robofacture's puzzle files and commands: every refusal of the loader and what each command promises a reader
-or a script. QA pass 59 (mutation testing of the puzzle code) found each of these unpinned: a mutant breaking it
-lived through every other test."""
+"""Both puzzle families' files and commands (Robofacture's and Factory Fun's `puzzle check`): every refusal of the
+loader and what each command promises a reader or a script. QA pass 59 (mutation testing of the puzzle code) found
+each of these unpinned: a mutant breaking it lived through every other test."""
 from __future__ import annotations
 
 import json
@@ -90,3 +90,35 @@ def test_a_generated_puzzle_written_to_a_file_is_not_printed_too(tmp_path):
     out = tmp_path / "made.json"
     made = run("robofacture", "generate", "--seed", "3", "--out", out, "--workers", "1", "--time-limit", "10")
     assert out.exists() and not made.stdout.lstrip().startswith("{")
+
+
+# -- Factory Fun puzzles: `puzzle check` (QA pass 59) ---------------------------------------------------------------
+def _factory_puzzle(tmp_path, **question) -> str:
+    path = tmp_path / "puzzle.json"
+    path.write_text(json.dumps({"ruleset": "factory-fun", "boards": [
+        {"id": "puzzle-3", "geometry": "square", "rows": 5, "cols": 5, "blocked": [], "pillars": [[1, 2], [3, 3]]}],
+        "puzzle": {"board": "puzzle-3", **question}}))
+    return str(path)
+
+
+ANSWER = INSTANCES / "puzzles" / "three-machines-answer.json"   # FF39, FF31, FF41 on puzzle-3: 22
+
+
+def test_an_answer_placing_a_machine_the_puzzle_does_not_ask_for_breaks_the_puzzle(tmp_path):
+    asked = _factory_puzzle(tmp_path, machines=["FF39", "FF31"])
+    checked = run("puzzle", "check", asked, ANSWER, "--json")
+    assert checked.exit_code == 1
+    assert "places FF41, not one of the puzzle's machines" in json.loads(checked.stdout)["puzzle_violations"]
+
+
+def test_an_answer_moving_given_tiles_names_the_first_and_counts_the_rest(tmp_path):
+    given = _factory_puzzle(tmp_path, machines=["FF39", "FF31", "FF41"], tiles=[
+        {"kind": "pipe", "cell": [0, 3], "sides": ["W", "E"]}, {"kind": "pipe", "cell": [0, 4], "sides": ["W", "S"]}])
+    (said,) = json.loads(run("puzzle", "check", given, ANSWER, "--json").stdout)["puzzle_violations"]
+    assert "given pipe at [0, 3] (and 1 more)" in said
+
+
+def test_an_answer_to_a_puzzle_with_several_best_layouts_is_not_called_the_only_one(tmp_path):
+    shared = _factory_puzzle(tmp_path, machines=["FF39", "FF31", "FF41"], best=22, unique=False)
+    shown = " ".join(run("puzzle", "check", shared, ANSWER).stdout.split())
+    assert "solved: 22, the best" in shown and "the only layout" not in shown
