@@ -1,0 +1,49 @@
+"""The pictures of representative documents, byte for byte against files of today's drawings (of the kinds QA passes 15, 23 and 60
+looked at and found right): square
+layouts (a crossing, the diagonal tile, a merge, two colours in one network), a hex game, a Robofacture space
+(each as SVG and in the terminal, without colour) and an analysis page. QA pass 60 (mutation testing of the drawings) left 15 breaks that the targeted tests did not see: the hex
+SVG's side angles, stub and rim colours, glyphs, Robofacture's cut lines and dots, the page's greying. Any change
+to a drawing now shows here; a change made on purpose is looked at, then written anew with
+`FACTORYFUN_REGOLD=1 python -m pytest tests/test_drawing_golden.py -n 0`."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli import main
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "data" / "golden"
+
+#: paths relative to the checkout, which the drawings and messages print as given (so no clone's own path shows)
+CASES = {
+    "square-crossing": (["show", "instances/examples/legal-crossing.json"], "--svg", "svg"),
+    "square-diagonal": (["show", "instances/examples/legal-diagonal.json"], "--svg", "svg"),
+    "square-merge": (["show", "instances/examples/legal-merge-1-and-1-to-2.json"], "--svg", "svg"),
+    "square-two-colours": (["show", "instances/examples/illegal-one-colour-red-into-green.json"], "--svg", "svg"),
+    "hex-game": (["replay", "tests/data/analysis-funner-played.json"], "--svg", "svg"),
+    "robofacture-cuts": (["robofacture", "check", "instances/robofacture/filled-cuts.json"], "--svg", "svg"),
+    "analysis-page": (["analyze", "tests/data/analysis-played.json", "--plan", "tests/data/analysis-best.json"],
+                      "--out", "html"),
+}
+
+
+def _same_as_golden(name: str, produced: str) -> None:
+    golden = GOLDEN / name
+    if os.environ.get("FACTORYFUN_REGOLD"):
+        GOLDEN.mkdir(exist_ok=True)
+        golden.write_text(produced)
+    assert produced == golden.read_text(), f"{name} differs from {golden}: look at it, then regold if it is right"
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_a_drawing_is_the_one_looked_at(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    args, option, extension = CASES[name]
+    picture = tmp_path / f"{name}.{extension}"   # (the title names the document, never this path)
+    shown = CliRunner().invoke(main, [*args, option, str(picture)], env={"COLUMNS": "100", "NO_COLOR": "1"})
+    assert shown.exit_code in (0, 1), shown.output
+    _same_as_golden(f"{name}.{extension}", picture.read_text())
+    _same_as_golden(f"{name}.txt", shown.stdout)
