@@ -232,7 +232,7 @@ def catalog(ruleset_id: str, catalog_path: str | None, as_json: bool) -> None:
         _print_json(catalog_document(cat))
         return
     table = machine_table(cat.machines.values(), f"{len(cat.machines)} machines ({ruleset_id}); names marked (?) "
-                          "are uncertain readings", hexes=ruleset.geometry.name == "hex")
+                          "are uncertain readings", ruleset.geometry)
     console.print(table)
 
 
@@ -288,9 +288,9 @@ def _score_table(score, ruleset) -> Table:
     for kind, cost in sorted(score.cost_by_kind.items()):
         table.add_row(f"  cost: {ruleset.in_own_words(TILE_NAMES[kind])}s", f"{-cost}")
     table.add_row("cost", f"{-score.cost}")   # (paid: below 0, and 0 not "-0": QA pass 54)
+    per_point = ruleset.chain_bonus_per_point   # (QA pass 54: the +10 with no word of its 5 a point)
     for c in score.chain_inputs:
         facing = "" if c.side == c.at else f" on side {c.side}"   # (as check names a turned machine's ports)
-        per_point = ruleset.chain_bonus_per_point   # (QA pass 54: the +10 with no word of its 5 a point)
         table.add_row(f"  chain: {c.machine} {c.at}{facing} ({c.color} {c.amount} x {per_point})", f"+{c.bonus}")
     table.add_row("chain bonus", f"+{score.chain_bonus}")
     table.add_row("[bold]total[/]", f"[bold]{score.total}[/]")

@@ -23,6 +23,7 @@ from models.errors import DocumentError
 from models.jsonio import json_text, parse_json, read_json, read_text, write_json, write_text
 from models.layout import Layout, parse_layout, refuse_game, require_game_of, resolve_context
 from models.terminal import Terminal
+from models.wording import counted
 
 from .extract import prune
 from .fixed_part import fixed_part_moved
@@ -354,8 +355,8 @@ def solve(board_id, machines, machines_file, ruleset_id, catalog_path, boards_pa
     hint = _usable_hint(_read_layout(hint_path, "hint", context, catalog_path, boards_path), hint_path, placed, optional,
                         fixed, diagonal)
     also = f" ({', '.join(from_fixed)} from --fixed)" if from_fixed else ""
-    _err.print(f"solving {len(placed)} machine{'s' if len(placed) != 1 else ''}{also} on board {board_id} ({objective}{', optional' if optional else ''}, "
-               f"{time_limit:.10g}s, {workers} worker{'s' if workers != 1 else ''})")
+    _err.print(f"solving {counted(len(placed), 'machine')}{also} on board {board_id} ({objective}"
+               f"{', optional' if optional else ''}, {time_limit:.10g}s, {counted(workers, 'worker')})")
     with ProgressLines(_err.dim) as progress:
         result = solve_static(context.ruleset, context.board, context.catalog, ids, objective=objective,
                               optional=optional, time_limit=time_left(time_limit), workers=workers, seed=seed, hint=hint,

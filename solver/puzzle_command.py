@@ -82,7 +82,7 @@ def _show_puzzle(puzzle_: FactoryPuzzle, terminal: Terminal) -> None:
     else:
         terminal.print(draw_board(puzzle_.board, puzzle_.ruleset.all_colors), soft_wrap=True)
     terminal.print(machine_table((puzzle_.catalog[m] for m in puzzle_.machines), "the machines to place",
-                                 hexes=puzzle_.ruleset.geometry.name == "hex"))
+                                 puzzle_.ruleset.geometry))
     terminal.print(_question(puzzle_))
 
 

@@ -8,6 +8,7 @@ from typing import Iterable
 from rich.table import Table
 
 from ..catalog import Machine, PortSpec
+from ..geometry import Geometry
 
 
 def _port_text(port: PortSpec) -> str:
@@ -20,12 +21,12 @@ SQUARE_POSITIONS = "W and E are the domino's ends, Na / Nb and Sa / Sb the left 
 BONUS_NOTE = "bonus: the colour of the extra supply container the machine allows once built (any: a colour of your choice)"
 
 
-def machine_table(machines: Iterable[Machine], title: str, hexes: bool) -> Table:
+def machine_table(machines: Iterable[Machine], title: str, geometry: Geometry) -> Table:
     """The machines, with a caption saying what the port positions and the bonus column mean (QA pass 54: the
     `bonus` column had no footnote, and stood empty on Funner, whose machines give none)."""
     machines = list(machines)
     bonus = any(m.bonus_supply for m in machines)
-    notes = (["ports: the side of the printed hex each sits on"] if hexes else
+    notes = (["ports: the side of the printed hex each sits on"] if geometry.name == "hex" else
              [f"ports: {SQUARE_POSITIONS} of the printed tile"]) + ([BONUS_NOTE] if bonus else [])
     table = Table(title=title, caption="\n".join(notes), caption_justify="left")
     for column in ("id", "name", "income", "inputs", "output") + (("bonus",) if bonus else ()):

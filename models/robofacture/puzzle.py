@@ -117,7 +117,8 @@ def _placement(source: str, key: str, raw: Any, parts: int, used: set[int]) -> P
     if index in used:
         raise DocumentError(source, f"{key}.part", f"part {index} is placed twice", cell)
     used.add(index)
-    rotation = expect(source, f"{key}.rotation", raw.get("rotation", 0), int, "a rotation (0, 90, 180, 270)", cell)
+    rotation = expect(source, f"{key}.rotation", raw.get("rotation", 0), int,
+                      f"a rotation ({', '.join(map(str, ROTATIONS))})", cell)
     if rotation not in ROTATIONS:
         raise DocumentError(source, f"{key}.rotation", f"a rotation is 0, 90, 180 or 270, got {rotation}", cell)
     flip = expect(source, f"{key}.flip", raw.get("flip", False), bool, "true or false", cell)

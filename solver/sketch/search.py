@@ -152,11 +152,12 @@ def _feed_deferred(ctx: Context, state: State, placed: str, deferred: tuple[Loos
     waiting = []
     for loose in deferred:
         machine, spec, start = loose
-        trial = state.copy() if made & set(spec.colors) else None
-        if trial is not None and join_input(ctx, trial, machine, spec, start):
-            state = trial
-        else:
-            waiting.append(loose)
+        if made & set(spec.colors):
+            trial = state.copy()
+            if join_input(ctx, trial, machine, spec, start):
+                state = trial
+                continue
+        waiting.append(loose)
     return state, tuple(waiting)
 
 
