@@ -64,8 +64,13 @@ def component_blocks(layout: Layout, catalog: Catalog, prover: LocalProver) -> I
 
 
 def solved_layout(ruleset: Ruleset, catalog: Catalog, machines: list[str]) -> Layout:
-    """A 10 s static solve's layout on classic-A (5 s once ended without one on a loaded CI machine)."""
+    """A static solve's layout on classic-A.
+
+    The solves here prove their optimum in about 4 s alone; the limit is only a cap. 5 s, then 10 s,
+    each once ended without a layout on a loaded CI machine (two test workers on two cores), so the
+    cap is 60 s: a slow machine costs time, never a false failure.
+    """
     board = load_boards(ruleset)["classic-A"]
-    layout = solve_static(ruleset, board, catalog, machines, time_limit=10, seed=1).layout
-    assert layout is not None, f"the static solver found no layout of {machines} in 10 s"
+    layout = solve_static(ruleset, board, catalog, machines, time_limit=60, seed=1).layout
+    assert layout is not None, f"the static solver found no layout of {machines} in 60 s"
     return layout
