@@ -242,7 +242,9 @@ def test_an_empty_round_no_offered_machine_pays_in_leaves_the_next_empty_round_t
     offers FF35 alone, which pays nothing there; round 3 may still take FF43 below FF27's output: 5 -> 19."""
     game = _empty_after_ff27(["FF35"], ["FF04", "FF43"])
     assert replay_game(game).final_score == 5
-    polished, replayed = _polished(game)
+    # (30 s, not _polished's 15: each empty round's trial gets a share of the time left, and on a loaded machine
+    # round 3's share of 15 s once ended before FF43 was placed; it takes about 10 s alone either way)
+    polished, replayed = polish_game(game, time.monotonic() + 30, workers=1)
     assert replayed.legal and replayed.final_score == 19
     assert [r.taken for r in polished.rounds] == ["FF27", None, "FF43"]
 

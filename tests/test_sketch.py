@@ -259,4 +259,4 @@ def test_a_halt_ends_a_sketch_attempt_midway_on_a_big_board():
     ids = ["FF01", "FF03", "FF07", "FF15", "FF18", "FF21", "FF25", "FF33", "FF39", "FF45"]
     began = time.monotonic()
     best_sketch(FF, big, FF_CATALOG, ids, seed=1, time_limit=30.0, halt=lambda: time.monotonic() - began > 0.5)
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < 5.0   # (1.3 s alone, 3.1 s on a loaded machine; unhalted it runs to 30 s)

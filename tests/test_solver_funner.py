@@ -188,19 +188,21 @@ def test_a_funner_set_of_three_walks_with_moves_lays_the_relaxation_and_runs_no_
     monkeypatch.setattr(static, "relaxed_layouts", recorded_laid)
     monkeypatch.setattr(static, "_search", timed_search)
     monkeypatch.setattr(static, "prove_bound", lambda *a, **kw: pytest.fail("the prover ran"))
-    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN45", "FN16", "FN46"], time_limit=8.0, workers=1, seed=1)
+    # (12 s: at 8 s a loaded machine once ended the walks with no time left to lay the relaxation)
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN45", "FN16", "FN46"], time_limit=12.0, workers=1, seed=1)
     assert schedules and all(s.improve_seconds > 0 for s in schedules)   # walks with moves
     assert laid == [["FN45", "FN16", "FN46"]] or result.status == "OPTIMAL"   # (laid unless the walks proved it)
     assert result.layout is not None and check_layout(result.layout).legal
     # three machines leave CP-SAT half the time (QA: FN34,FN48,FN27 ended at 19, where CP-SAT proves 20 at once)
-    assert result.status == "OPTIMAL" or max(searches) >= 8.0 * static.THROUGHOUT_RESERVE[3] - 1.0
+    assert result.status == "OPTIMAL" or max(searches) >= 12.0 * static.THROUGHOUT_RESERVE[3] - 1.0
 
 
 def test_a_fixed_part_with_an_idle_reservoir_is_kept_and_proved():
     """QA: that layout without FN27, fixed, was "proved" INFEASIBLE (the model asked its reservoir for flow), and
     with the whole layout as --hint the solve ended in an assertion error. Putting FN27 back scores 17."""
     fixed = hex_layout({"machines": IDLE_RESERVOIR_MACHINES[1:], "tiles": IDLE_RESERVOIR_TILES})
-    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=10, workers=1, fixed=fixed)
+    # (proved in about 3 s alone; 10 s once ended UNKNOWN on a loaded machine, so the limit is only a cap)
+    result = solve_static(FUNNER, BOARD_A, CATALOG, ["FN05", "FN27", "FN10"], time_limit=30, workers=1, fixed=fixed)
     assert result.status in ("OPTIMAL", "FEASIBLE") and check_layout(result.layout).legal
     assert result.objective >= 17 and result.bound >= result.objective
 
