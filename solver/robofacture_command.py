@@ -60,7 +60,7 @@ def _draw(puzzle: Puzzle, verdict: Verdict, shipment: Shipment | None, svg_path:
     if show:
         _out.print(terminal_picture(puzzle.space, verdict.filling, shipment, highlight), soft_wrap=True)
         _out.print(note or caption(shipment))
-        _out.print(terminal_key(puzzle.space, shipment, highlight), style="dim")
+        _out.print(terminal_key(puzzle.space, shipment, highlight, bool(verdict.filling.stacked)), style="dim")
     if svg_path:
         _write(svg_path, svg_picture(puzzle.space, verdict.filling, shipment, source, highlight, note))
 

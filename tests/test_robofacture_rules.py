@@ -214,6 +214,38 @@ def test_drawings_bracket_the_shipped_cells_and_outline_violations():
         "  0 !R0 !!R1 !"
 
 
+def test_a_cell_two_parts_lie_on_is_drawn_with_both():
+    """QA pass 52: an overlap was drawn in the first part's colour only, so the part over it did not show. The SVG
+    splits the cell corner to corner (the second part's colour and number below the diagonal); the terminal ends
+    it with a + in the second part's colour; each key says so, and only where a cell is stacked."""
+    from rich.console import Console
+
+    from models.render.palette import SVG_COLORS
+    from models.robofacture.render import svg_picture, terminal_key, terminal_picture
+
+    stacked = puzzle(1, 2, [RED, BLUE, WHITE], [(0, (0, 0), 0, False), (1, (0, 0), 0, False), (2, (0, 1), 0, False)])
+    verdict = check(stacked)
+    assert verdict.filling.colours[(0, 0)] == "red" and verdict.filling.stacked == {(0, 0): (("blue", 1),)}
+    svg = svg_picture(stacked.space, verdict.filling, None, "t", {(0, 0)}, "illegal")
+    assert svg.count("<polygon") == 1
+    polygon = svg.split("<polygon")[1].split("/>")[0]
+    assert f'fill="{SVG_COLORS["blue"]}"' in polygon and ">1</text>" in svg and ">0</text>" in svg
+    assert "two parts lie on it" in svg
+    picture = terminal_picture(stacked.space, verdict.filling, None, {(0, 0)})
+    assert picture.plain.splitlines()[1] == "  0 !R0 + W2  "
+    console = Console(force_terminal=True, color_system="256", width=100)
+    with console.capture() as captured:
+        console.print(picture, soft_wrap=True)
+    blue_plus = "\x1b[1;7;37;48;5;27m+"   # (reverse bold, white ink on dodger blue: the broken cell's second part)
+    assert blue_plus in captured.get()
+    assert "+: another part lies on the cell too" in terminal_key(stacked.space, None, {(0, 0)}, True)
+    alone = puzzle(1, 2, [RED, WHITE], [(0, (0, 0), 0, False), (1, (0, 1), 0, False)])
+    legal = check(alone)
+    assert legal.filling.stacked == {} and "<polygon" not in svg_picture(alone.space, legal.filling, None, "t")
+    assert "split" not in svg_picture(alone.space, legal.filling, None, "t")
+    assert "another part" not in terminal_key(alone.space, None, ())
+
+
 def test_the_terminal_drawing_has_a_key_of_the_marks_it_shows():
     """QA: the terminal's letters, numbers, [ ], ! ! and dot were explained only in the SVG."""
     from models.robofacture.render import terminal_key

@@ -10,7 +10,7 @@ It also returns the filled space, cell by colour (a premarked cell no part cover
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .parts import WHITE, Cell, covered
 from .puzzle import Puzzle
@@ -33,10 +33,13 @@ class Violation:
 
 @dataclass(frozen=True)
 class Filling:
-    """What the space holds: each filled cell's colour and what fills it (a part's index, or PRINTED)."""
+    """What the space holds: each filled cell's colour and what fills it (a part's index, or PRINTED), and on a
+    cell two or more parts lie on (an overlap, which the checker reports), the colours and parts over the first
+    (`stacked`), so that a picture shows every part there (QA pass 52: only the first part's colour was drawn)."""
 
     colours: dict[Cell, str]
     owner: dict[Cell, int]
+    stacked: dict[Cell, tuple[tuple[str, int], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -85,4 +88,5 @@ def check(puzzle: Puzzle) -> Verdict:
                                                     touching))
     colours = {cell: here[0][0] for cell, here in layers.items()}
     owner = {cell: here[0][1] for cell, here in layers.items()}
-    return Verdict(Filling(colours, owner), tuple(violations))
+    stacked = {cell: tuple(here[1:]) for cell, here in layers.items() if len(here) > 1}
+    return Verdict(Filling(colours, owner, stacked), tuple(violations))

@@ -4,6 +4,8 @@ Both show the same things, so a player who reads one reads the other: each cell 
 the part that fills it (a dot where the printed premarked monomino shows), the shipped rectangle outlined, the
 lines of its cuts, and the cells a violation names. The terminal's cells also spell their colour's initial and
 mark shipped and broken cells in characters, so a drawing piped to a file or a colourless terminal still reads.
+A cell two parts lie on (an overlap) shows both: the SVG splits it corner to corner, the second part's colour and
+number in its lower half; the terminal ends it with a `+` in the second part's colour.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from .shipping import Shipment
 
 #: a cell's label: the part's index, or this where the premarked monomino shows
 PRINTED_MARK = "•"
+#: the terminal's last character of a cell that more parts lie on, in the second part's colour
+STACKED_MARK = "+"
 EMPTY_BG = "grey30"
 SVG_CELL = 44
 SVG_MARGIN = 30
@@ -44,10 +48,17 @@ def _cell_text(colour: str | None, label: str, shipped: bool, cut_away: bool, br
     return f"{left}{code:<3}{right}"
 
 
+def _cell_style(colour: str | None, highlight: bool, cut_away: bool) -> str:
+    """A cell's ink on its colour; reverse video where a violation names it, dimmed where a cut takes it away."""
+    background = TERM_COLORS.get(colour, EMPTY_BG) if colour else EMPTY_BG
+    ink = ink_for(colour) if colour else "white"
+    return f"{ink} on {background}" + (" reverse bold" if highlight else " dim" if cut_away else "")
+
+
 def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None = None,
                      highlight: frozenset[Cell] | set[Cell] = frozenset()) -> Text:
     """Rows of 5-character cells (`_cell_text`) on the cell's colour; a violation's cells also in reverse video,
-    cut-away cells dimmed."""
+    cut-away cells dimmed; a cell more parts lie on ends in a `+` in the second part's colour."""
     shipped = set(shipment.cells) if shipment else set()
     text = Text()
     text.append("    " + "".join(f"{col:^5}" for col in range(space.cols)) + "\n", style="dim")
@@ -56,13 +67,16 @@ def terminal_picture(space: Space, filling: Filling, shipment: Shipment | None =
         for col in range(space.cols):
             cell = (row, col)
             colour = filling.colours.get(cell)
-            background = TERM_COLORS.get(colour, EMPTY_BG) if colour else EMPTY_BG
-            ink = ink_for(colour) if colour else "white"
             cut_away = bool(shipment) and colour is not None and cell not in shipped
-            style = f"{ink} on {background}" + (" reverse bold" if cell in highlight else " dim" if cut_away else "")
+            style = _cell_style(colour, cell in highlight, cut_away)
             owner = filling.owner.get(cell)
-            text.append(_cell_text(colour, _label(owner), cell in shipped, cut_away, cell in highlight,
-                                   cell in space.premarked and owner not in (None, PRINTED)), style=style)
+            shown = _cell_text(colour, _label(owner), cell in shipped, cut_away, cell in highlight,
+                               cell in space.premarked and owner not in (None, PRINTED))
+            if cell in filling.stacked:
+                text.append(shown[:-1], style=style)
+                text.append(STACKED_MARK, style=_cell_style(filling.stacked[cell][0][0], cell in highlight, cut_away))
+            else:
+                text.append(shown, style=style)
         text.append("\n")
     return text
 
@@ -80,7 +94,8 @@ def caption(shipment: Shipment | None) -> str:
             f" - {cuts} - {whites} = {shipment.score} VP{gold}; product {colour}")
 
 
-def picture_key(space: Space, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell]) -> str:
+def picture_key(space: Space, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell],
+                stacked: bool = False) -> str:
     """What the picture's marks mean, those it shows only (QA: nothing explained the numbers, the dot or the
     outlines)."""
     words = ["numbers: the parts, in the puzzle's order; thick lines: where parts meet"]
@@ -90,10 +105,13 @@ def picture_key(space: Space, shipment: Shipment | None, highlight: frozenset[Ce
         words.append("black frame: what ships" + (", dashed: its cuts" if shipment.cuts else ""))
     if highlight:
         words.append("magenta: a broken rule")
+    if stacked:
+        words.append("a cell split corner to corner: two parts lie on it")
     return "; ".join(words)
 
 
-def terminal_key(space: Space, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell]) -> str:
+def terminal_key(space: Space, shipment: Shipment | None, highlight: frozenset[Cell] | set[Cell],
+                 stacked: bool = False) -> str:
     """The terminal drawing's marks, those it shows only (QA: only the SVG had a key): a cell's letter and
     number, the premarked dot, the shipped frame and the broken cells."""
     words = ["letter: the colour (lower case: cut away)" if shipment is not None and shipment.cuts
@@ -104,6 +122,8 @@ def terminal_key(space: Space, shipment: Shipment | None, highlight: frozenset[C
         words += ["[ ]: what ships", "VP: victory points", "RG: Robo Gold"]
     if highlight:
         words.append("! !: a broken rule")
+    if stacked:
+        words.append(f"{STACKED_MARK}: another part lies on the cell too (in its colour)")
     return "key: " + "; ".join(words)
 
 
@@ -121,12 +141,26 @@ def _line(ax: float, ay: float, bx: float, by: float, **attrs: object) -> str:
     return svg_element("line", x1=f"{ax:.1f}", y1=f"{ay:.1f}", x2=f"{bx:.1f}", y2=f"{by:.1f}", **attrs)
 
 
+def _stacked_cell(x: float, y: float, colour: str | None, label: str,
+                  over: tuple[tuple[str, int], ...]) -> list[str]:
+    """A cell two (or more) parts lie on, split corner to corner: the first part's number in its upper half, the
+    next part's colour below the diagonal with its number (and any further parts', joined by +)."""
+    second = over[0][0]
+    s = SVG_CELL
+    triangle = f"{x + s:.1f},{y:.1f} {x + s:.1f},{y + s:.1f} {x:.1f},{y + s:.1f}"
+    return [svg_element("polygon", points=triangle, fill=SVG_COLORS.get(second, "#d9d2c3"), stroke="#8a7d66",
+                        stroke_width=1),
+            svg_text(x + s * 0.3, y + s * 0.38, label, 12, fill=ink_for(colour) if colour else "#222", weight="bold"),
+            svg_text(x + s * 0.68, y + s * 0.8, "+".join(_label(part) for _, part in over), 12, fill=ink_for(second),
+                     weight="bold")]
+
+
 def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title: str,
                 highlight: frozenset[Cell] | set[Cell] = frozenset(), note: str | None = None) -> str:
     """The space as SVG: coloured cells with their part's label, thick lines between parts, the shipped
     rectangle outlined in black with its cut lines dashed and the cells they cut away faded, a violation's
     cells outlined in magenta. `note` replaces the caption under it (what an illegal space breaks)."""
-    lines = [note or caption(shipment), picture_key(space, shipment, highlight)]
+    lines = [note or caption(shipment), picture_key(space, shipment, highlight, bool(filling.stacked))]
     # wide enough for the space, the caption (14 px) and the key (12 px); the title wraps to that, or to
     # TITLE_ROOM (QA: a long file name's title ran past both edges)
     room = max(space.cols * SVG_CELL, int(max(0.56 * 14 * len(lines[0]), 0.56 * 12 * len(lines[1]))))
@@ -151,7 +185,9 @@ def svg_picture(space: Space, filling: Filling, shipment: Shipment | None, title
             body.append(svg_element("circle", cx=f"{x + 9:.1f}", cy=f"{y + 9:.1f}", r=5, fill=SVG_COLORS[space.player],
                                     stroke="#222", stroke_width=0.8))
         label = _label(filling.owner.get(cell))
-        if label:
+        if cell in filling.stacked:
+            body += _stacked_cell(x, y, colour, label, filling.stacked[cell])
+        elif label:
             body.append(svg_text(x + SVG_CELL / 2, y + SVG_CELL / 2, label, 15,
                                   fill=ink_for(colour) if colour else "#222", weight="bold"))
     for (row, col) in space.cells:   # thick lines where two parts (or a part and the empty space) meet
