@@ -34,6 +34,25 @@ SCORE_WEIGHT = 10
 FEWEST_SECONDS = 5.0
 
 Progress = Callable[[float, float, float], None]   # (best score, bound on the score, elapsed seconds)
+#: called through the modelling of a space: raises _ModellingStopped once the time is up or a stop came
+Checkpoint = Callable[[], None]
+
+
+class _ModellingStopped(Exception):
+    """The time limit passed, or Ctrl-C came, while the space was modelled (a 12 x 12 space with 30 parts takes
+    about 2 s): the answer is UNKNOWN at once, as before any placement (QA: `compare` ended 1.5 s into a 1 s
+    limit, 8.8 s into 8, the model built to its end before the clock could stop it)."""
+
+
+def _checkpoint(deadline: float, stop: Interrupt) -> Checkpoint:
+    def check() -> None:
+        if stop.flag or time.monotonic() > deadline:
+            raise _ModellingStopped
+    return check
+
+
+def _never() -> None:
+    """A checkpoint that never stops the modelling."""
 
 
 class RobofactureDisagreement(AssertionError):
@@ -86,7 +105,8 @@ class _Model:
     parts: cp_model.LinearExpr        # parts placed
 
 
-def _candidates(puzzle: Puzzle, fixed: dict[Cell, str], fixed_owner: set[Cell]) -> list[tuple[Placement, dict]]:
+def _candidates(puzzle: Puzzle, fixed: dict[Cell, str], fixed_owner: set[Cell],
+                checkpoint: Checkpoint = _never) -> list[tuple[Placement, dict]]:
     """Every placement of every unplaced part that stays inside, covers no placed part and sets no colour beside
     the same placed colour: the rules that need no other free part to judge."""
     space = puzzle.space
@@ -97,6 +117,7 @@ def _candidates(puzzle: Puzzle, fixed: dict[Cell, str], fixed_owner: set[Cell]) 
             continue
         for rotation, flip in orientations(part):
             for row in range(space.rows):
+                checkpoint()
                 for col in range(space.cols):
                     placement = Placement(index, (row, col), rotation, flip)
                     cells = covered(part, placement)
@@ -135,14 +156,16 @@ def _as_literal(model: cp_model.CpModel, expression, name: str):
     return literal
 
 
-def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
-    """The whole model: placements and colours, the colour rule, the shipped rectangle, the objective."""
+def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool, checkpoint: Checkpoint = _never) -> _Model:
+    """The whole model: placements and colours, the colour rule, the shipped rectangle, the objective;
+    `checkpoint` is called as it goes, to stop it on time."""
     model = cp_model.CpModel()
-    choices, expressions, fixed_owner = _placements(model, puzzle, verdict, all_parts)
+    choices, expressions, fixed_owner = _placements(model, puzzle, verdict, all_parts, checkpoint)
     colour = {cell: {k: _as_literal(model, expression, f"{k}{cell}") for k, expression in by_colour.items()}
               for cell, by_colour in expressions.items()}
     _forbid_touching(model, puzzle.space, colour)
-    chosen, inside, value = _shipped_rectangle(model, puzzle.space, colour, set(puzzle.space.premarked) | fixed_owner)
+    chosen, inside, value = _shipped_rectangle(model, puzzle.space, colour, set(puzzle.space.premarked) | fixed_owner,
+                                               checkpoint)
     whites = []
     for cell in puzzle.space.cells:
         white = model.NewBoolVar(f"white{cell}")
@@ -161,8 +184,8 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool) -> _Model:
     return _Model(model, choices, colour, objective, sum(literal for _, literal in choices))
 
 
-def _placements(model: cp_model.CpModel, puzzle: Puzzle, verdict: Verdict, all_parts: bool
-                ) -> tuple[list[tuple[Placement, cp_model.IntVar]], dict[Cell, dict[str, cp_model.LinearExpr]], set[Cell]]:
+def _placements(model: cp_model.CpModel, puzzle: Puzzle, verdict: Verdict, all_parts: bool,
+                checkpoint: Checkpoint = _never) -> tuple[list[tuple[Placement, cp_model.IntVar]], dict[Cell, dict[str, cp_model.LinearExpr]], set[Cell]]:
     """A literal per candidate placement, each part placed at most once (exactly, with `all_parts`), a part per
     cell; each cell's colours as sums of literals (a placed part's as a constant, a premarked cell's player
     colour where nothing covers it). Also the cells placed parts hold."""
@@ -172,7 +195,8 @@ def _placements(model: cp_model.CpModel, puzzle: Puzzle, verdict: Verdict, all_p
     choices = []
     covers: dict[Cell, list[tuple[cp_model.IntVar, str]]] = {cell: [] for cell in space.cells}
     per_part: dict[int, list[cp_model.IntVar]] = {}
-    for placement, cells in _candidates(puzzle, fixed, fixed_owner):
+    for placement, cells in _candidates(puzzle, fixed, fixed_owner, checkpoint):
+        checkpoint()
         literal = model.NewBoolVar(f"p{placement.part}_{placement.cell}_{placement.rotation}_{placement.flip}")
         choices.append((placement, literal))
         per_part.setdefault(placement.part, []).append(literal)
@@ -205,7 +229,7 @@ def _forbid_touching(model: cp_model.CpModel, space: Space, colour: dict[Cell, d
 
 
 def _shipped_rectangle(model: cp_model.CpModel, space: Space, colour: dict[Cell, dict[str, cp_model.LinearExpr]],
-                       always: set[Cell]) -> tuple[dict[Rectangle, cp_model.IntVar], dict[Cell, cp_model.IntVar],
+                       always: set[Cell], checkpoint: Checkpoint = _never) -> tuple[dict[Rectangle, cp_model.IntVar], dict[Cell, cp_model.IntVar],
                                                    cp_model.LinearExpr]:
     """Exactly one product-sized rectangle, wholly filled; a literal per cell for being inside it; and the
     score before white cells: base - cuts.
@@ -223,6 +247,7 @@ def _shipped_rectangle(model: cp_model.CpModel, space: Space, colour: dict[Cell,
     cuts = {side: model.NewBoolVar(f"cut_{side}") for side in SIDES}
     value = {}
     for rectangle, literal in chosen.items():
+        checkpoint()
         needs = {cell: sides_beyond(cell, *rectangle) for cell in space.cells}
         for cell, need in needs.items():
             if not need:
@@ -302,8 +327,11 @@ def solve_parts(puzzle: Puzzle, time_limit: float = 30.0, workers: int = 2, seed
     start = time.monotonic()
     verdict = placed_parts_verdict(puzzle)
     with Interrupt() as building:   # (a big space takes seconds to model; QA: a stop there said "interrupted",
-        built = _build(puzzle, verdict, all_parts)   # exit 130, where a stop before any placement answers UNKNOWN)
-    if building.flag:
+        try:                        # exit 130, where a stop before any placement answers UNKNOWN)
+            built = _build(puzzle, verdict, all_parts, _checkpoint(start + time_limit, building))
+        except _ModellingStopped:
+            built = None
+    if built is None or building.flag:
         return RobofactureResult("UNKNOWN", puzzle, None, None, time.monotonic() - start, stop_signal=building.signum)
     left = lambda: time_limit - (time.monotonic() - start)   # noqa: E731 - the clock, read at each stage
     keeper = _Keeper(built, progress, start)

@@ -389,6 +389,25 @@ def test_a_stop_while_the_space_is_modelled_answers_unknown_as_before_any_placem
     assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN   # (a second stop while it answers: ignored)
 
 
+def test_the_time_limit_stops_the_modelling_of_a_big_space():
+    """QA: `robofacture compare` on a 12 x 12 space with 30 parts ended 1.5 s into a 1 s limit: the space takes
+    about 2 s to model, and the clock was read only once it was built. The modelling now stops on time."""
+    import random
+
+    import solver.robofacture as robofacture
+    from solver.robofacture_generate import draw
+
+    big = draw(random.Random(1), 12, 12, 30, 1, 1)
+    result = robofacture.solve_parts(big, time_limit=0.3, workers=1)
+    assert result.status == "UNKNOWN" and not result.interrupted and result.seconds < 1.0
+    calls = []
+
+    def counted() -> None:
+        calls.append(1)
+    robofacture._build(big, robofacture.placed_parts_verdict(big), False, counted)
+    assert len(calls) > 1000   # (each row of a part's candidates, each candidate, each rectangle shipped)
+
+
 def test_a_draw_whose_uniqueness_was_never_settled_is_not_called_not_unique():
     """QA: "its best answer is not the only one" where the time ran out before the question was settled."""
     from types import SimpleNamespace
