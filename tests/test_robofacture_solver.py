@@ -268,6 +268,22 @@ def test_generate_gives_up_with_exit_1():
                                                                     "draw 2 dropped", "draw 3", "draw 3 dropped"]
 
 
+def test_premarked_cells_fill_the_room_a_space_has_for_them_apart_and_no_more():
+    """A 3 x 3 space has room for 5 cells no two side by side (its checkerboard's even squares): 5 are drawn
+    apart, whatever the seed; 6 are refused before any draw, the option and its room named."""
+    import random
+
+    from solver.robofacture_generate import _apart
+
+    for seed in range(20):
+        marked = _apart(random.Random(seed), 3, 3, 5)
+        assert len(marked) == 5
+        assert not any((r + dr, c + dc) in marked for r, c in marked for dr, dc in ((0, 1), (1, 0)))
+    refused = run("robofacture", "generate", "--rows", "3", "--cols", "3", "--premarked", "6", "--workers", "1")
+    assert refused.exit_code == 2 and "--premarked 6: a 3 x 3 space has room for 5 premarked cells apart" in \
+        refused.stderr and "draw 1" not in refused.stderr
+
+
 def test_a_puzzle_and_a_layout_given_to_the_wrong_command_are_named():
     one_line_error(["check", str(EXAMPLES / "parts-4x4.json")], "ruleset", "Robofacture parts puzzle",
                    "factoryfun robofacture check")
