@@ -458,6 +458,22 @@ def test_compare_takes_the_players_space_where_the_search_found_less():
     assert _at_least_yours(searched, puzzle, yours) == (searched, False)   # (the search's 14 stands)
 
 
+@pytest.mark.parametrize("mine, top, share, proved, line", [
+    (13, 14, 13 / 14, True, "yours ships 13 VP of the best 14: 93%"),
+    (14, 14, 1.0, True, "yours ships 14 VP of the best 14: 100%; yours is as good as the best"),
+    (14, 14, 1.0, False, "yours ships 14 VP of the best 14: 100%"),   # (an unproved best: no verdict)
+    (-1, -1, None, True, "yours ships -1 VP of the best -1 (no share of a best of -1 VP); yours is as good as the best"),
+    (None, 0, None, True, "yours ships nothing of the best 0 (no share of a best of 0 VP)"),
+    (-3, 6, -0.5, True, "yours ships -3 VP of the best 6: -50%"),
+])
+def test_the_comparison_line_says_as_good_only_of_a_proved_best_the_player_meets(mine, top, share, proved, line):
+    """QA passes 47, 52, 53: "as good as the best" only where the best is proved and the player's space ships at
+    least as much; a space that ships nothing is never as good, even as a best of 0 VP."""
+    from solver.robofacture_command import _comparison
+
+    assert _comparison(mine, top, share, proved) == line
+
+
 def test_compare_says_when_its_search_found_nothing_in_time(tmp_path):
     """QA pass 53: a 12 x 12 space of 30 parts, searched for 0.1 s (it takes over a second to model), drew an
     empty space as "the best", and `--svg` wrote nothing and said nothing."""
