@@ -1,7 +1,8 @@
 """The pictures of representative documents, byte for byte against files of today's drawings (of the kinds QA passes 15, 23 and 60
 looked at and found right): square
 layouts (a crossing, the diagonal tile, a merge, two colours in one network), a hex game, a Robofacture space
-(each as SVG and in the terminal, without colour) and an analysis page. QA pass 60 (mutation testing of the drawings) left 15 breaks that the targeted tests did not see: the hex
+(each as SVG and in the terminal, without colour) and the analysis pages of a legal and an illegal game (its
+broken cells outlined). QA pass 60 (mutation testing of the drawings) left 15 breaks that the targeted tests did not see: the hex
 SVG's side angles, stub and rim colours, glyphs, Robofacture's cut lines and dots, the page's greying. Any change
 to a drawing now shows here; a change made on purpose is looked at, then written anew with
 `FACTORYFUN_REGOLD=1 python -m pytest tests/test_drawing_golden.py -n 0`.
@@ -33,6 +34,9 @@ CASES = {
     "robofacture-cuts": (["robofacture", "check", "instances/robofacture/filled-cuts.json"], "--svg", "svg"),
     "analysis-page": (["analyze", "tests/data/analysis-played.json", "--plan", "tests/data/analysis-best.json"],
                       "--out", "html"),
+    # (the plan's game a tile short, against the played one: the page outlines the broken cells; QA pass 60)
+    "analysis-page-illegal": (["analyze", "tests/data/analysis-illegal-played.json", "--plan",
+                               "tests/data/analysis-played.json"], "--out", "html"),
 }
 
 
