@@ -43,7 +43,10 @@ def _layouts():
     board = load_boards(FUNNER)["A"]
     yield parse_layout(FOURTEEN)
     for machines in (["FN45", "FN48"], ["FN16", "FN01"], ["FN08", "FN24"], ["FN09", "FN15"], ["FN31", "FN16"]):
-        yield solve_static(FUNNER, board, CATALOG, machines, time_limit=3, seed=1).layout
+        # (read at collection: a solve that found no layout in 3 s, as on a loaded machine (QA pass 61), gets
+        # 10 s more rather than failing the whole module's collection)
+        yield (solve_static(FUNNER, board, CATALOG, machines, time_limit=3, seed=1).layout
+               or solve_static(FUNNER, board, CATALOG, machines, time_limit=10, seed=1).layout)
 
 
 def test_the_fourteen_is_legal_and_scores_fourteen():
