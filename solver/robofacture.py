@@ -185,7 +185,8 @@ def _build(puzzle: Puzzle, verdict: Verdict, all_parts: bool, checkpoint: Checkp
 
 
 def _placements(model: cp_model.CpModel, puzzle: Puzzle, verdict: Verdict, all_parts: bool,
-                checkpoint: Checkpoint = _never) -> tuple[list[tuple[Placement, cp_model.IntVar]], dict[Cell, dict[str, cp_model.LinearExpr]], set[Cell]]:
+                checkpoint: Checkpoint = _never
+                ) -> tuple[list[tuple[Placement, cp_model.IntVar]], dict[Cell, dict[str, cp_model.LinearExpr]], set[Cell]]:
     """A literal per candidate placement, each part placed at most once (exactly, with `all_parts`), a part per
     cell; each cell's colours as sums of literals (a placed part's as a constant, a premarked cell's player
     colour where nothing covers it). Also the cells placed parts hold."""
@@ -229,8 +230,8 @@ def _forbid_touching(model: cp_model.CpModel, space: Space, colour: dict[Cell, d
 
 
 def _shipped_rectangle(model: cp_model.CpModel, space: Space, colour: dict[Cell, dict[str, cp_model.LinearExpr]],
-                       always: set[Cell], checkpoint: Checkpoint = _never) -> tuple[dict[Rectangle, cp_model.IntVar], dict[Cell, cp_model.IntVar],
-                                                   cp_model.LinearExpr]:
+                       always: set[Cell], checkpoint: Checkpoint = _never
+                       ) -> tuple[dict[Rectangle, cp_model.IntVar], dict[Cell, cp_model.IntVar], cp_model.LinearExpr]:
     """Exactly one product-sized rectangle, wholly filled; a literal per cell for being inside it; and the
     score before white cells: base - cuts.
 
