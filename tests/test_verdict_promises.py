@@ -63,3 +63,21 @@ def test_a_model_layout_the_checker_rejects_is_a_disagreement_never_an_answer():
     illegal = load_layout(EXAMPLES_DIR / "illegal-one-colour-red-into-green.json")
     with pytest.raises(ModelCheckerDisagreement, match="the rule checker rejects"):
         checked_layout(illegal)
+
+
+@pytest.mark.parametrize("bound, status", [(None, "FEASIBLE"), (1, "FEASIBLE"), (0, "OPTIMAL")])
+def test_a_search_ending_under_its_bound_is_feasible_and_at_it_optimal(monkeypatch, bound, status):
+    """The answer is OPTIMAL only where the best layout meets the proved bound: a point under it is FEASIBLE
+    (QA pass 63: a status called OPTIMAL within a point of the bound lived, since no test ends a search there).
+    The search is staged: it ends with the rulebook's round-2 layout and a bound `bound` points above it."""
+    import solver.static as static
+    from models.check import check_layout
+
+    layout = load_layout(EXAMPLES_DIR / "rulebook-round2.json")
+    judged = check_layout(layout)
+    value = judged.score.total
+    track = static._Track("profit", None if bound is None else value + bound, 0.1, (layout, judged))
+    monkeypatch.setattr(static._Solve, "search", lambda self: (track, value + 5))
+    result = solve_static(FF, layout.board, FF_CATALOG, list(layout.machine_ids), time_limit=5, workers=1)
+    assert (result.status, result.objective) == (status, value)
+    assert result.bound == (value if status == "OPTIMAL" else None if bound is None else value + bound)
