@@ -25,7 +25,7 @@ from models.robofacture.parts import COLOURS, WHITE, Cell, Placement, covered, o
 from models.robofacture.puzzle import Puzzle, Space
 from models.robofacture.shipping import PRODUCT_SIZES, SIDES, Shipment, base_of, best_shipment, sides_beyond
 
-from .search import Interrupt, solve_interruptibly
+from .search import Interrupt, past, solve_interruptibly
 
 #: the first stage's weight of a point of score: more than all the RG a product pays (at most 5)
 SCORE_WEIGHT = 10
@@ -46,7 +46,7 @@ class _ModellingStopped(Exception):
 
 def _checkpoint(deadline: float, stop: Interrupt) -> Checkpoint:
     def check() -> None:
-        if stop.flag or time.monotonic() > deadline:
+        if stop.flag or past(deadline):
             raise _ModellingStopped
     return check
 

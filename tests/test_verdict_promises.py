@@ -8,15 +8,16 @@ from pathlib import Path
 
 import pytest
 
+import solver.static as static
 from models.board import load_boards
 from models.catalog import load_catalog
+from models.check import check_layout
 from models.layout import load_layout
 from models.paths import EXAMPLES_DIR
 from models.rulesets import get_ruleset
 from solver.extract import ModelCheckerDisagreement, checked_layout
 from solver.fixed_part import fixed_part_reason
 from solver.placements import cell_pieces, diagonal_pieces, machine_placements
-from solver.static import solve_static
 
 DATA = Path(__file__).resolve().parent / "data"
 FF = get_ruleset("factory-fun")
@@ -54,7 +55,7 @@ def test_a_fixed_part_the_model_must_hold_is_solved_not_refused(name, machines, 
     """Each part is legal as it stands (the checker scores it), so the model must hold it: a placement or piece
     left out of the model answered INFEASIBLE ("... is not a candidate placement")."""
     fixed = load_layout(DATA / name)
-    result = solve_static(FF, CLASSIC_A, FF_CATALOG, machines, time_limit=30, workers=1, seed=1, fixed=fixed,
+    result = static.solve_static(FF, CLASSIC_A, FF_CATALOG, machines, time_limit=30, workers=1, seed=1, fixed=fixed,
                           diagonal=diagonal)
     assert result.status == "OPTIMAL" and result.objective == optimum
 
@@ -70,14 +71,11 @@ def test_a_search_ending_under_its_bound_is_feasible_and_at_it_optimal(monkeypat
     """The answer is OPTIMAL only where the best layout meets the proved bound: a point under it is FEASIBLE
     (QA pass 63: a status called OPTIMAL within a point of the bound lived, since no test ends a search there).
     The search is staged: it ends with the rulebook's round-2 layout and a bound `bound` points above it."""
-    import solver.static as static
-    from models.check import check_layout
-
     layout = load_layout(EXAMPLES_DIR / "rulebook-round2.json")
     judged = check_layout(layout)
     value = judged.score.total
     track = static._Track("profit", None if bound is None else value + bound, 0.1, (layout, judged))
     monkeypatch.setattr(static._Solve, "search", lambda self: (track, value + 5))
-    result = solve_static(FF, layout.board, FF_CATALOG, list(layout.machine_ids), time_limit=5, workers=1)
+    result = static.solve_static(FF, layout.board, FF_CATALOG, list(layout.machine_ids), time_limit=5, workers=1)
     assert (result.status, result.objective) == (status, value)
     assert result.bound == (value if status == "OPTIMAL" else None if bound is None else value + bound)

@@ -120,7 +120,8 @@ def _placement(source: str, key: str, raw: Any, parts: int, used: set[int]) -> P
     rotation = expect(source, f"{key}.rotation", raw.get("rotation", 0), int,
                       f"a rotation ({', '.join(map(str, ROTATIONS))})", cell)
     if rotation not in ROTATIONS:
-        raise DocumentError(source, f"{key}.rotation", f"a rotation is 0, 90, 180 or 270, got {rotation}", cell)
+        allowed = f"{', '.join(map(str, ROTATIONS[:-1]))} or {ROTATIONS[-1]}"
+        raise DocumentError(source, f"{key}.rotation", f"a rotation is {allowed}, got {rotation}", cell)
     flip = expect(source, f"{key}.flip", raw.get("flip", False), bool, "true or false", cell)
     return Placement(index, cell, rotation, flip)
 
