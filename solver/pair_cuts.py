@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from models.catalog import Catalog, PortSpec
-from models.geometry import Cell, ball
+from models.geometry import Cell, ball, steps_between
 from models.rulesets import Ruleset
 
 #: counts above this are reported as CAP: paths that long are never the binding case, and
@@ -166,7 +166,7 @@ def _tiles(ruleset: Ruleset, placed: _Placed, rels: tuple[Relation, ...], direct
         start, end = placed.faces[r.first], placed.faces[r.second]
         if start in body or end in body:
             return cap  # a relation's port against the other machine: not a legal placement
-        steps = _steps(geometry, start, end, body, cap)
+        steps = steps_between(geometry, start, end, body, cap)
         if r.kind == "feed":
             total += steps + 1
         elif ruleset.oriented_tanks:
@@ -202,17 +202,6 @@ def placed_tiles(ruleset: Ruleset, machines: tuple, one: _Placed, two: _Placed, 
         return None
     both = _Placed(one.body | two.body, one.slots | two.slots, one.faces | two.faces)
     return _tiles(ruleset, both, rels, direct, inputs, cap)
-
-
-def _steps(geometry, start: Cell, end: Cell, body: frozenset[Cell], cap: int) -> int:
-    """Steps from `start` to `end` around `body` (at most `cap`). On a square grid with no body cell in
-    the rectangle the two cells span, that is their Manhattan distance, without a walk."""
-    if geometry.name == "square":
-        (r1, c1), (r2, c2) = start, end
-        rows, cols = sorted((r1, r2)), sorted((c1, c2))
-        if not any(rows[0] <= r <= rows[1] and cols[0] <= c <= cols[1] for r, c in body):
-            return min(cap, rows[1] - rows[0] + cols[1] - cols[0])
-    return ball(geometry, start, cap, body, until=end).get(end, cap)
 
 
 def _tank_path(geometry, start: Cell, end: Cell, body: frozenset[Cell], no_tank: set[Cell], cap: int) -> int:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from models.catalog import Catalog
-from models.geometry import Cell, ball
+from models.geometry import HEX, SQUARE, Cell, ball, steps_between
 from models.rulesets import Ruleset
 
 from .pair_cuts import Relation, _legal_pair, _place, pair_inputs, placed_tiles
@@ -115,10 +115,7 @@ class Frame:
 
     def distance(self, one: Cell, two: Cell) -> int:
         """Steps between two cells on open ground."""
-        (x1, y1), (x2, y2) = self.vector(one), self.vector(two)
-        if not self.hexes:
-            return abs(x1 - x2) + abs(y1 - y2)
-        return (abs(x1 - x2) + abs(y1 - y2) + abs(x1 + y1 - x2 - y2)) // 2
+        return (HEX if self.hexes else SQUARE).distance(one, two)
 
     def spread(self, cells: list[Cell]) -> int:
         """The fewest cells of a connected set holding all of `cells`: a square box's rows + columns - 1; on hexes,
@@ -427,8 +424,7 @@ def _embedding_search(ruleset: Ruleset, catalog: Catalog, tree: Tree, cap: int, 
         cells = [faces[i][at] for i, at in nets[n]]
         if len(set(cells)) >= 3:
             return max(box, steiner_cells(ruleset.geometry, cells, body, max(min(limit, 2 * SPAN), box + 1)))
-        return max([box] + [ball(ruleset.geometry, x, SPAN, body, until=y).get(y, SPAN) + 1
-                            for x, y in combinations(cells, 2)])
+        return max([box] + [steps_between(ruleset.geometry, x, y, body, SPAN) + 1 for x, y in combinations(cells, 2)])
 
     nets_of = [[n for n, net in enumerate(nets) if any(i == index for i, _ in net)] for index in range(len(names))]
     # the networks of three or more faced cells whose last machine edge k lays (before the last edge: the

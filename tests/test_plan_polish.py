@@ -169,8 +169,10 @@ def test_the_last_round_may_move_machines_at_their_price():
     assert before.final_score == 13
     money = _Money(before=before.rounds[1].money, income=7, fee=0, moves=0, between=0)
     scores = {}
-    for moving in (False, True):
-        relaid = relay_round(game, layouts[1], layouts[2], None, money, 15, 2, 0, newcomer="FF04", moving=moving)
+    # (with the machines kept, any layout the 8 s find shows the point, and the search starts from the round's own;
+    # with moves it ends at its proof, 4.6 s beside a busy process, while 15 s at a load of 2.7 twice found no move)
+    for moving, seconds in ((False, 8), (True, 60)):
+        relaid = relay_round(game, layouts[1], layouts[2], None, money, seconds, 2, 0, newcomer="FF04", moving=moving)
         replayed = replay_game(Game(seq.context, seq.start_money, [*game.rounds[:2], game.rounds[2].planned("FF04", relaid)],
                                     dict(seq.options), seq.source))
         assert replayed.legal

@@ -66,7 +66,10 @@ def test_a_network_of_three_ports_pays_for_a_pipe_or_a_tank():
 @pytest.mark.parametrize("seed", range(6))
 def test_no_legal_layout_scores_above_the_bound(ruleset, catalog, board, seed):
     ids = random.Random(seed).sample(sorted(catalog.machines), 3 + seed % 4)
-    layout = best_sketch(ruleset, load_boards(ruleset)[board], catalog, ids, seed=seed, time_limit=1.0)
+    board = load_boards(ruleset)[board]
+    # (1 s lays every set alone; beside the pair-cut audits and another busy process one found nothing)
+    layout = (best_sketch(ruleset, board, catalog, ids, seed=seed, time_limit=1.0)
+              or best_sketch(ruleset, board, catalog, ids, seed=seed, time_limit=10.0))
     assert layout is not None
     result = check_layout(layout)
     assert result.legal
