@@ -6,7 +6,8 @@ temporary, and what a round that cannot be paid for does.
 from __future__ import annotations
 
 from models.check import check_layout
-from models.layout import Tile
+from models.game import parse_game
+from models.layout import Tile, parse_layout
 from models.replay import replay_game
 from solver.build_order import build_towards
 
@@ -135,3 +136,36 @@ def test_a_bonus_container_is_laid_in_the_round_its_machine_comes():
     greens = [sum(1 for t in layout.tiles if t.kind == "supply" and t.color == "green") for layout in _layouts(built)]
     assert greens == [1, 2]
     assert [r.money for r in built.replay.rounds] == [2 + 4 - 2, 4 + 6 - 3]
+
+
+def _funner_round_two(token: str, final: dict):
+    """Funner board A from 1 coin: round 1 offers nothing of the final factory, round 2 offers FN15 with `token`."""
+    game = parse_game({"ruleset": "factory-funner", "board": "A", "start_money": 1,
+                       "rounds": [{"offered": ["FN06", "FN34", "FN27"]},
+                                  {"offered": ["FN15", "FN03", "FN01"], token: True}]}, "tokens.json")
+    layout = parse_layout({"ruleset": "factory-funner", "board": "A", **final}, "final.json")
+    return build_towards(game, layout.with_parts(options=game.options))
+
+
+FN15_BY_TWO_TANKS = {"machines": [{"id": "FN15", "cell": [4, 2], "rotation": 4}],
+                     "tiles": [{"kind": "output", "cell": [3, 2], "side": "E"},
+                               {"kind": "supply", "color": "yellow", "cell": [5, 3], "side": "NW"}]}
+
+
+def test_a_first_pick_fee_the_build_cannot_pay_leaves_the_machine_out():
+    """1 coin + FN15's income 2 - the first pick's 1 - 2 tanks = 0, under the floor of 1: the rules undo such a
+    build, so the derived game takes nothing and says so (counted without the fee, it claimed FN15 built)."""
+    built = _funner_round_two("first_pick", FN15_BY_TWO_TANKS)
+    assert [r.taken for r in built.rounds] == [None, None] and built.skipped == ["FN15"]
+    assert built.replay.legal and not built.replay.rounds[1].built
+
+
+def test_a_last_pick_token_pays_for_the_build_it_makes_affordable():
+    """1 coin + FN15's 2 + the last pick's 1 - 3 tiles = 1: the floor exactly, so FN15 is built."""
+    final = {**FN15_BY_TWO_TANKS,
+             "tiles": [{"kind": "output", "cell": [3, 2], "side": "E"},
+                       {"kind": "pipe", "cell": [5, 3], "sides": ["SE", "NW"]},
+                       {"kind": "supply", "color": "yellow", "cell": [5, 4], "side": "NW"}]}
+    built = _funner_round_two("last_pick", final)
+    assert [r.taken for r in built.rounds] == [None, "FN15"] and built.skipped == []
+    assert built.replay.legal and built.replay.rounds[1].built and built.replay.rounds[1].money == 1

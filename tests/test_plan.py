@@ -166,6 +166,19 @@ def test_a_relaxation_the_bound_time_cut_short_goes_on_beside_the_search(monkeyp
     assert result.bound == 25 and result.final_score == 25 and result.status == "OPTIMAL"
 
 
+def test_a_relaxation_beside_the_search_tightens_a_looser_bound(monkeypatch):
+    """The bound before the search came out at 30, unsettled: the relaxation beside it brings it to 25, where the
+    plan is proved optimal (QA pass 64: keeping the looser bound lived through every other test), and the plan
+    stops there (2 s; it used to run on to 14 s of its 20)."""
+    monkeypatch.setattr(plan_module, "_final_bound", lambda *args: (30, False))
+    said: list[str] = []
+    result = plan_game(sequence(["FF49"], ["FF52"], ["FF05"]), time_limit=20, workers=1, seed=1, report=said.append)
+    assert "bound on the final score: 30" in said[1]
+    assert "bound on the final score: 25 (the relaxation went on beside the search)" in said
+    assert result.bound == 25 and result.final_score == 25 and result.status == "OPTIMAL"
+    assert result.seconds < 10
+
+
 def test_the_bound_counts_the_last_pick_tokens_a_game_carries():
     """QA: FN41 then FN17 with Funner's last-pick token in round 2 (+1 on the built machine) planned 17 under a
     bound of 16 and called it OPTIMAL: the bound was start money + the relaxation, which has no tokens."""

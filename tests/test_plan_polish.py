@@ -84,14 +84,29 @@ def test_a_game_with_nothing_to_gain_keeps_its_score():
 
 
 def test_the_money_floor_binds_the_relaid_round():
-    """FF08's round with 3 new tiles needed: money 1 + income 0 allows none (nothing found), 3 allows them."""
+    """FF08's round with 3 new tiles needed: money 1 or 3 + income 0 allows none (3 would leave 0, under the
+    floor of 1: QA pass 64; nothing found), 4 allows them."""
     game = _game(FIRST, DETOUR)
-    relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=1, income=0, fee=0, moves=0, between=0), 10, 1, 0)
-    assert relaid is None
+    for before, seconds in ((1, 10), (3, 4)):   # (CP-SAT does not prove these infeasible: each runs its time)
+        relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=before, income=0, fee=0, moves=0, between=0),
+                             seconds, 1, 0)
+        assert relaid is None
     relaid = relay_round(game, FIRST, DETOUR, None, _Money(before=4, income=0, fee=0, moves=0, between=0), 10, 1, 0)
     assert relaid is not None and check_layout(relaid).legal
     new = [t for t in relaid.tiles if t not in FIRST.tiles]
     assert len(new) == 3
+
+
+def test_a_relaid_round_leaves_the_next_building_round_its_floor():
+    """Round 1 re-laid before FF08's round (FINAL): 2 + 2 - 3 tiles leaves 1, and FF08's round then pays for its
+    own tiles from that 1 and its income. With no income it cannot (nothing found: QA pass 64, the floor of the
+    next round dropped, re-laid round 1 with 3 tiles all the same); with 5 it can."""
+    game = _game(FIRST_FAR, FINAL)
+    for next_income, found in ((0, False), (5, True)):
+        money = _Money(before=2, income=2, fee=0, moves=0, between=0, next_income=next_income)
+        relaid = relay_round(game, game.empty_layout(), FIRST_FAR, FINAL, money, 10, 1, 0)
+        assert (relaid is not None) == found
+        assert relaid is None or (check_layout(relaid).legal and len(relaid.tiles) == 3)
 
 
 def test_plans_of_four_rounds_or_more_leave_time_to_polish():
