@@ -129,7 +129,6 @@ def ball(geometry: Geometry, centre: Cell, radius: int,
     return seen
 
 
-
 def steps_between(geometry: Geometry, start: Cell, end: Cell, blocked: frozenset[Cell] | set[Cell], cap: int) -> int:
     """Steps from `start` to `end` never through `blocked` (at most `cap`). Where no blocked cell lies on any
     shortest path between the two (none is as far from both together as they are apart), that is their

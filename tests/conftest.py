@@ -41,7 +41,6 @@ def _signal_handlers_as_they_were():
         signal.signal(number, handler)
 
 
-
 # The files whose tests take longest (`--durations=60`: each holds tests of 10-48 s), heaviest first. The
 # suite runs on two test processes that take tests in order; a 48 s test handed out last keeps one process
 # busy while the other idles, so these files run first and the many short tests even out the end.
