@@ -824,6 +824,34 @@ def test_progress_never_reports_less_than_the_best_layout_so_far(monkeypatch):
     assert all(later >= earlier for earlier, later in zip(seen, seen[1:]))
 
 
+def test_the_main_search_reports_the_solves_best_while_its_own_incumbent_is_lower(monkeypatch):
+    """The same, with the main search driven alone from a sketch's best: in the whole solve above the laid
+    relaxation proves the set at 4 s and CP-SAT's run never comes (QA pass 67: the test above then tests only
+    that the lines never step back)."""
+    import solver.static as static
+    from solver.search import Interrupt
+
+    ids = ["FF28", "FF30", "FF42", "FF45"]
+    sketch = (best_sketch(RULES, BOARDS["classic-A"], CATALOG, ids, seed=1, time_limit=1.0)
+              or best_sketch(RULES, BOARDS["classic-A"], CATALOG, ids, seed=1, time_limit=10.0))
+    track = static._Track("profit", None, 0.0, (sketch, check_layout(sketch)))
+    real_run, runs = static.run, []
+
+    def run_starting_low(built, seconds, workers, seed, progress, *args, **kwargs):
+        runs.append(seconds)
+        if progress is not None:
+            progress(-100.0, 200.0, 0.1)
+        return real_run(built, seconds, workers, seed, progress, *args, **kwargs)
+
+    monkeypatch.setattr(static, "run", run_starting_low)
+    seen: list[float] = []
+    built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, ids)
+    with Interrupt() as interrupt:
+        static._search(built, track, time.monotonic(), 3.0, False, 1, 0, lambda best, bound, elapsed: seen.append(best),
+                       True, False, interrupt)
+    assert runs and seen and min(seen) >= check_layout(sketch).score.total
+
+
 def test_progress_shows_the_walks_best_when_the_model_takes_only_its_sketch(monkeypatch):
     """The model may reject the moves' layout (a product through an output reservoir) and start from the
     sketch it grew from; the line the tightened bound brings shows the walks' best, not the sketch
