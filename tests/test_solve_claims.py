@@ -67,3 +67,22 @@ def test_ctrl_c_during_the_walk_rounds_of_eight_machines_answers_at_once():
         timer.cancel()
     assert result.interrupted and time.monotonic() - start < 12
     assert result.layout is None or check_layout(result.layout).legal
+
+
+def test_ctrl_c_stops_a_running_cp_sat_search_at_once():
+    """The main model of eight machines, searched for 30 s: Ctrl-C at 2 s stops CP-SAT itself (the flag alone
+    waited for its time limit), and its best so far is kept."""
+    from solver.model import build_static_model
+    from solver.search import Interrupt, run
+    from test_solver_static import BOARDS, CATALOG, RULES
+
+    built = build_static_model(RULES, BOARDS["classic-A"], CATALOG, EIGHT)
+    timer = threading.Timer(2.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    with Interrupt() as interrupt:
+        timer.start()
+        try:
+            outcome = run(built, 30.0, workers=1, interrupt=interrupt)
+        finally:
+            timer.cancel()
+    assert outcome.interrupted and time.monotonic() - start < 8
