@@ -40,28 +40,3 @@ def _signal_handlers_as_they_were():
     for number, handler in before.items():
         signal.signal(number, handler)
 
-
-# The files whose tests take longest (`--durations=60`: each holds tests of 10-48 s), heaviest first. The
-# suite runs on two test processes that take tests in order; a 48 s test handed out last keeps one process
-# busy while the other idles, so these files run first and the many short tests even out the end.
-HEAVY_FIRST = (
-    "test_solver_static.py",
-    "test_solver_pair_cuts.py",
-    "test_plan_polish.py",
-    "test_plan.py",
-    "test_puzzle.py",
-    "test_solver_grow.py",
-    "test_solver_funner.py",
-    "test_plan_search.py",
-    "test_cli_signals.py",
-    "test_solver_local.py",
-)
-
-
-def pytest_collection_modifyitems(config, items):
-    """Hand the heavy files' tests out first (HEAVY_FIRST), the rest in their usual order."""
-    missing = [name for name in HEAVY_FIRST if not (TESTS / name).is_file()]
-    if missing:
-        raise pytest.UsageError(f"tests/conftest.py: HEAVY_FIRST names {', '.join(missing)}, which is not in tests/")
-    rank = {name: position for position, name in enumerate(HEAVY_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(HEAVY_FIRST)))
