@@ -97,10 +97,21 @@ class HexGeometry(Geometry):
         dq, dr = (self._odd if cell[1] % 2 else self._even)[side]
         return (cell[0] + dq, cell[1] + dr)
 
+    @staticmethod
+    def axial(cell: Cell) -> Cell:
+        """The cell in axial coordinates, where a step is the same vector from every row (offset rows shift every
+        other row, so no sum of offsets is a translation)."""
+        return (cell[0] - (cell[1] + 1) // 2, cell[1])
+
+    @staticmethod
+    def offset(vector: Cell) -> Cell:
+        """`axial` undone."""
+        return (vector[0] + (vector[1] + 1) // 2, vector[1])
+
     def distance(self, one: Cell, two: Cell) -> int:
-        """Half the cube coordinates' differences: the offset rows taken to axial ones (x = q - (r + 1) // 2)."""
-        dx = one[0] - (one[1] + 1) // 2 - two[0] + (two[1] + 1) // 2
-        dy = one[1] - two[1]
+        """Half the cube coordinates' differences."""
+        (x1, y1), (x2, y2) = self.axial(one), self.axial(two)
+        dx, dy = x1 - x2, y1 - y2
         return (abs(dx) + abs(dy) + abs(dx + dy)) // 2
 
 

@@ -103,10 +103,10 @@ class Frame:
     turns: tuple[tuple[int, int, int, int], ...]
 
     def vector(self, cell: Cell) -> Cell:
-        return (cell[0] - (cell[1] + 1) // 2, cell[1]) if self.hexes else cell
+        return HEX.axial(cell) if self.hexes else cell
 
     def cell(self, vector: Cell) -> Cell:
-        return (vector[0] + (vector[1] + 1) // 2, vector[1]) if self.hexes else vector
+        return HEX.offset(vector) if self.hexes else vector
 
     def turned(self, vector: Cell, steps: int) -> Cell:
         """`vector` turned clockwise `steps` rotation steps (negative: counter-clockwise)."""

@@ -7,33 +7,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from builders import make_layout
-from cli import main
 from models.jsonio import read_json
 from models.layout import load_layout
-from models.paths import INSTANCES
 from models.puzzle import load_puzzle
 from solver import puzzle as proofs
 from solver.puzzle import Carved, Uniqueness, another_as_good, generate, runner_up, tank_for_pipe
+from test_puzzle import ANSWER, TESTS_DATA as DATA, TIED, UNIQUE, answer_of, run
 
-PUZZLES = INSTANCES / "puzzles"
-UNIQUE, UNIQUE_ANSWER = PUZZLES / "three-machines.json", PUZZLES / "three-machines-answer.json"
-TIED = PUZZLES / "two-answers.json"
-DATA = Path(__file__).parent / "data"
 SEARCH = proofs._solve_without_strays
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
 def three_machines():
-    return load_puzzle(UNIQUE), load_layout(UNIQUE_ANSWER, boards_path=UNIQUE)
+    return load_puzzle(UNIQUE), answer_of()
 
 
 def searches_ending(monkeypatch, status: str, keep_layout: bool) -> None:
@@ -131,10 +120,10 @@ def test_a_puzzle_that_does_not_say_its_best_is_unique_is_not_called_so(tmp_path
         document["puzzle"].pop(key, None)
     silent = tmp_path / "silent.json"
     silent.write_text(json.dumps(document))
-    checked = run("puzzle", "check", silent, UNIQUE_ANSWER)
+    checked = run("puzzle", "check", silent, ANSWER)
     assert checked.exit_code == 0 and "solved: 22, the best" in checked.stdout
     assert "the only" not in checked.stdout
-    assert "the only layout that scores it" in run("puzzle", "check", UNIQUE, UNIQUE_ANSWER).stdout
+    assert "the only layout that scores it" in run("puzzle", "check", UNIQUE, ANSWER).stdout
 
 
 def test_the_same_searches_not_cut_short_prove_both_scores():

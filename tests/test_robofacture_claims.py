@@ -10,24 +10,19 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from click.testing import CliRunner
 
 import solver.robofacture as robofacture
 import solver.robofacture_generate as generation
-from cli import main
 from models.paths import INSTANCES
 from models.robofacture.check import check
 from models.robofacture.parts import Part, Placement
 from models.robofacture.puzzle import Puzzle, Space, load_puzzle
 from solver.robofacture import solve_parts
+from test_robofacture_solver import mono, run
 
 UNIQUE = INSTANCES / "robofacture" / "unique-4x4.json"
 DATA = Path(__file__).parent / "data"
 SOLVE = robofacture.solve_interruptibly
-
-
-def mono(colour: str) -> Part:
-    return Part("mono", (colour,))
 
 
 def legal_best(puzzle: Puzzle, score: int) -> None:
@@ -62,8 +57,8 @@ def test_all_parts_with_a_part_that_cannot_be_placed_is_infeasible():
 def test_a_filling_with_more_parts_as_good_does_not_make_the_best_one_not_unique():
     """A 3 x 3 space, red player, one premarked cell; an L3 and two red monominoes: the best filling with the
     fewest parts is the only one (the uniqueness question keeps the fewest parts)."""
-    shown = CliRunner().invoke(main, ["robofacture", "solve", str(DATA / "robofacture-fewest-unique.json"),
-                                      "--unique", "--workers", "1", "--time-limit", "10"])
+    shown = run("robofacture", "solve", DATA / "robofacture-fewest-unique.json", "--unique", "--workers", "1",
+                "--time-limit", "10")
     assert "the best filling is unique" in shown.stdout and shown.exit_code == 0
 
 
